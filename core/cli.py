@@ -1,0 +1,178 @@
+"""`python -m core <experiment> [options] [--json]`: every experiment from the command line.
+
+A readable table by default; `--json` prints one object
+{"experiment", "backend", "params", "rows": [...]}. Bad input exits with code 2 and a one-line
+`error: …` on stderr, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+from core import experiments as ex
+from core.backend import BACKENDS, DTYPES
+from core.errors import InputError
+from core.sampling import DISTRIBUTIONS
+
+EXPERIMENTS = ("variance", "saturation", "gradients", "precision", "cost", "bench")
+
+# Columns shown in the table (and guaranteed in --json rows), per experiment.
+COLUMNS: dict[str, tuple[str, ...]] = {
+    "variance": ("dk", "rho", "scale", "mean_raw", "var_raw", "theory_var", "var_scaled"),
+    "saturation": ("dk", "n", "scale", "entropy_mean", "max_weight_mean", "effective_keys_mean",
+                   "saturated_fraction"),
+    "gradients": ("dk", "n", "scale", "grad_q_norm_median", "grad_q_norm_mean",
+                  "jacobian_norm_median"),
+    "precision": ("dk", "scale", "dtype", "max_logit", "dtype_max", "naive_nonfinite_fraction",
+                  "stable_nonfinite_fraction", "mask_value"),
+    "cost": ("impl", "n", "d", "d_h", "seconds", "flops", "bytes"),
+    "bench": ("n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff"),
+}
+
+DEFAULT_TRIALS = {"variance": 20000, "saturation": 256, "gradients": 2000, "precision": 64}
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise InputError(message)
+
+
+def _int(text: str) -> int:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if not math.isfinite(value) or not value.is_integer():
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number")
+    return int(value)
+
+
+def _float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number") from None
+    if math.isnan(value):
+        raise argparse.ArgumentTypeError("NaN is not allowed")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="python -m core", description="Attention Scale Explorer experiments.")
+    p.add_argument("experiment", choices=EXPERIMENTS)
+    p.add_argument("--dk", type=_int, nargs="+", default=None, help="key dimensions d_k")
+    p.add_argument("--n", type=_int, nargs="+", default=None, help="number of keys n (one or more)")
+    p.add_argument("--scale", nargs="+", default=None,
+                   help="none sqrt linear log double-sqrt power:a const:c")
+    p.add_argument("--trials", type=_int, default=None)
+    p.add_argument("--seed", type=_int, default=0)
+    p.add_argument("--rho", type=_float, default=0.0, help="q/k correlation in [-1, 1]")
+    p.add_argument("--dist", choices=DISTRIBUTIONS, default="normal")
+    p.add_argument("--dtype", nargs="+", default=None,
+                   help="float32/float64 (precision: float16 bfloat16 float32)")
+    p.add_argument("--backend", choices=BACKENDS, default="numpy")
+    p.add_argument("--d", type=_int, nargs="+", default=None, help="model/head dimension d")
+    p.add_argument("--d-h", dest="d_h", type=_int, default=None, help="additive hidden size d_h")
+    p.add_argument("--impl", nargs="+", choices=ex.IMPLS, default=None)
+    p.add_argument("--bh", type=_int, default=1, help="batch × heads (bench)")
+    p.add_argument("--repeats", type=_int, default=None)
+    p.add_argument("--json", action="store_true", help="print one JSON object")
+    return p
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    """Dispatch parsed arguments to the experiment; raises InputError on bad input."""
+    e = args.experiment
+    dks = args.dk or [16, 64, 256]
+    scales = args.scale or ["none", "sqrt"]
+    trials = args.trials if args.trials is not None else DEFAULT_TRIALS.get(e, 1)
+    one_dtype = _one(args.dtype, "float32", "--dtype")
+    common = {"seed": args.seed}
+    if e == "variance":
+        return ex.variance(dks, scales, trials, rho=args.rho, dist=args.dist,
+                           backend=args.backend, dtype=one_dtype, **common)
+    if e == "saturation":
+        return _per_n(args, lambda n: ex.saturation(dks, n, scales, trials, rho=args.rho,
+                                                    dist=args.dist, backend=args.backend,
+                                                    dtype=one_dtype, **common), default_n=64)
+    if e == "gradients":
+        return _per_n(args, lambda n: ex.gradients(dks, n, scales, trials, dist=args.dist,
+                                                   backend=args.backend, dtype=one_dtype,
+                                                   **common), default_n=10)
+    if e == "precision":
+        dtypes = args.dtype or list(ex.PRECISION_DTYPES)
+        return _per_n(args, lambda n: ex.precision(dks, n, scales, dtypes, trials,
+                                                   dist=args.dist, **common), default_n=64)
+    if e == "cost":
+        return ex.cost(args.n or [128, 256, 512], args.d or [64], args.impl or list(ex.IMPLS),
+                       d_h=args.d_h, backend=args.backend, dtype=one_dtype,
+                       repeats=args.repeats or 5, **common)
+    return ex.bench(args.n or [512, 1024, 2048], args.d or [64], bh=args.bh,
+                    backend=args.backend, dtype=one_dtype, repeats=args.repeats or 7, **common)
+
+
+def _one(values: Sequence[str] | None, default: str, flag: str) -> str:
+    if not values:
+        return default
+    if len(values) > 1:
+        raise InputError(f"{flag} takes one value for this experiment")
+    if values[0] not in DTYPES:
+        raise InputError(f"unknown dtype {values[0]!r}; choose one of {', '.join(DTYPES)}")
+    return values[0]
+
+
+def _per_n(args: argparse.Namespace, fn: Any, default_n: int) -> dict[str, Any]:
+    """Run an experiment once per requested n and concatenate the rows."""
+    results = [fn(n) for n in (args.n or [default_n])]
+    out = results[0]
+    if len(results) > 1:
+        out["params"]["n"] = [r["params"]["n"] for r in results]
+        out["rows"] = [row for r in results for row in r["rows"]]
+    return out
+
+
+def format_table(result: dict[str, Any]) -> str:
+    cols = COLUMNS[result["experiment"]]
+    cells = [[_cell(row.get(c)) for c in cols] for row in result["rows"]]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(cols)]
+    lines = [f"{result['experiment']} on {result['backend']}"]
+    lines.append("  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True)))
+    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
+    return "\n".join(lines)
+
+
+def _cell(v: Any) -> str:
+    if isinstance(v, float):
+        return f"{v:.4g}"
+    return "" if v is None else str(v)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        result = run(args)
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except MemoryError:
+        print("error: out of memory; use fewer trials or a smaller n / d_k", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    if args.json:
+        print(json.dumps(result, allow_nan=False, default=_json_default))
+    else:
+        print(format_table(result))
+    return 0
+
+
+def _json_default(x: Any) -> Any:
+    if hasattr(x, "item"):
+        return x.item()
+    raise TypeError(type(x).__name__)
