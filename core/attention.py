@@ -85,7 +85,7 @@ def attention(Q: Array, K: Array, V: Array, c: float, block: int | None = None) 
         block = _default_block(K.shape[-2], Q.dtype.itemsize)
     Qc = Q * Q.dtype.type(c)
     Kt = K.swapaxes(-1, -2)
-    out = xp.empty(Q.shape[:-1] + (V.shape[-1],), dtype=Q.dtype)
+    out = xp.empty((*Q.shape[:-1], V.shape[-1]), dtype=Q.dtype)
     for start in range(0, n, block):
         stop = min(start + block, n)
         S = Qc[..., start:stop, :] @ Kt
@@ -99,8 +99,10 @@ def attention(Q: Array, K: Array, V: Array, c: float, block: int | None = None) 
 
 
 def _default_block(n_keys: int, itemsize: int) -> int:
-    """Rows per block so one block of scores is about 1 MiB (fits in L2 on common CPUs)."""
-    return int(max(16, min(4096, (1 << 20) // max(1, n_keys * itemsize))))
+    """Rows per block so one block of scores is about 4 MiB: big enough for efficient BLAS calls,
+    small enough to stay in the last-level cache between the two products (measured: 256 rows at
+    n = 4096 beat both 64 and the whole matrix)."""
+    return int(max(16, min(4096, (4 << 20) // max(1, n_keys * itemsize))))
 
 
 def additive_scores(A: Array, B: Array, v: Array) -> Array:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Callable, Iterable, Sequence
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -31,6 +32,7 @@ from core.sampling import (
     check_rho,
     correlate,
     draw,
+    gram_scores,
     sub_seed,
     theory_variance,
 )
@@ -185,9 +187,7 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
         acc = {s.name: _SatAccumulator() for s in scale_list}
         for start in range(0, trials, chunk):
             t = min(chunk, trials - start)
-            Q = draw(rng, (t, n, d), dist, be.dtype)
-            K = correlate(rng, Q, rho, be.dtype) if rho else draw(rng, (t, n, d), dist, be.dtype)
-            raw = Q @ K.swapaxes(-1, -2)
+            raw = _raw_scores(rng, t, n, d, rho, dist, be.dtype)
             for s in scale_list:
                 S = raw * raw.dtype.type(scale_factor(s, d))
                 pmax, H = entropy_from_scores(S)
@@ -200,6 +200,19 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
     params = {"dk": dks, "n": n, "scale": [s.name for s in scale_list], "trials": trials,
               "seed": seed, "rho": rho, "dist": dist, "dtype": be.dtype}
     return _result("saturation", be, params, rows)
+
+
+def _raw_scores(rng: Any, t: int, n: int, d: int, rho: float, dist: str, dtype: str) -> Any:
+    """Raw scores Q Kᵀ for t trials of n queries and n keys (k_i correlated with q_i at ρ).
+
+    Normal components with d_k ≥ n use the exact Gram sampler (cost independent of d_k);
+    otherwise Q and K are drawn and multiplied.
+    """
+    if dist == "normal" and d >= n:
+        return gram_scores(rng, t, n, d, rho, dtype)
+    Q = draw(rng, (t, n, d), dist, dtype)
+    K = correlate(rng, Q, rho, dtype) if rho else draw(rng, (t, n, d), dist, dtype)
+    return Q @ K.swapaxes(-1, -2)
 
 
 class _SatAccumulator:
@@ -221,7 +234,7 @@ class _SatAccumulator:
             "max_weight_mean": float(pmax.mean()),
             "effective_keys_mean": float(np.exp(H).mean()),
             "saturated_fraction": float((pmax > SATURATION_THRESHOLD).mean()),
-            **{f"max_weight_q{int(round(100 * p)):02d}": float(v)
+            **{f"max_weight_q{round(100 * p):02d}": float(v)
                for p, v in zip(MAX_WEIGHT_QUANTILES, q, strict=True)},
             "ln_n": math.log(n),
             "rows": int(H.size),
@@ -455,20 +468,32 @@ def run_impl(impl: str, x: dict[str, Any], d: int) -> Any:
 def time_call(fn: Callable[[], Any], sync: Callable[[], None], repeats: int = 5,
               warmup: int = 1, max_seconds: float = 5.0) -> dict[str, float]:
     """Median, min and max seconds of fn() after warm-up; fewer repeats when one run is slow."""
-    for _ in range(warmup):
-        fn()
-        sync()
-    times: list[float] = []
+    return time_calls({"fn": fn}, sync, repeats, warmup, max_seconds)["fn"]
+
+
+def time_calls(fns: dict[str, Callable[[], Any]], sync: Callable[[], None], repeats: int = 5,
+               warmup: int = 1, max_seconds: float = 10.0) -> dict[str, dict[str, float]]:
+    """Time several functions interleaved (a, b, a, b, …) so load from elsewhere hits each alike.
+
+    Each gets `warmup` untimed calls, then up to `repeats` timed ones (at least 2 once the
+    total passes max_seconds). Returns median, min and max seconds per name.
+    """
+    for fn in fns.values():
+        for _ in range(warmup):
+            fn()
+            sync()
+    times: dict[str, list[float]] = {k: [] for k in fns}
     t_start = time.perf_counter()
-    while len(times) < repeats:
-        t0 = time.perf_counter()
-        fn()
-        sync()
-        times.append(time.perf_counter() - t0)
-        if time.perf_counter() - t_start > max_seconds and len(times) >= 2:
+    for r in range(repeats):
+        for k, fn in fns.items():
+            t0 = time.perf_counter()
+            fn()
+            sync()
+            times[k].append(time.perf_counter() - t0)
+        if r >= 1 and time.perf_counter() - t_start > max_seconds:
             break
-    return {"seconds": float(np.median(times)), "seconds_min": float(min(times)),
-            "seconds_max": float(max(times)), "repeats": len(times)}
+    return {k: {"seconds": float(np.median(v)), "seconds_min": float(min(v)),
+                "seconds_max": float(max(v)), "repeats": len(v)} for k, v in times.items()}
 
 
 def cost(ns: Sequence[int], ds: Sequence[int], impls: Sequence[str] = IMPLS,
@@ -544,10 +569,15 @@ def bench(ns: Sequence[int], ds: Sequence[int] = (64,), bh: int = 1, seed: int =
             c = 1.0 / math.sqrt(d)
             tq, tk, tv = (torch.as_tensor(x, device=device) for x in (Q, K, V))
             sync = torch.cuda.synchronize if be.is_gpu else (lambda: None)
+            def both_sync(sync: Callable[[], None] = sync) -> None:
+                be.synchronize()
+                sync()
+
             with torch.no_grad():
-                ours = time_call(lambda: attention(Q, K, V, c), be.synchronize, repeats, warmup=2)
-                ref = time_call(lambda: F.scaled_dot_product_attention(tq, tk, tv), sync,
-                                repeats, warmup=2)
+                t = time_calls({"ours": partial(attention, Q, K, V, c),
+                                "torch": partial(F.scaled_dot_product_attention, tq, tk, tv)},
+                               both_sync, repeats, warmup=2)
+                ours, ref = t["ours"], t["torch"]
                 out = be.asnumpy(attention(Q, K, V, c))
                 out_ref = F.scaled_dot_product_attention(tq, tk, tv).cpu().numpy()
             rows.append({"n": n, "d": d, "bh": bh, "ours_seconds": ours["seconds"],

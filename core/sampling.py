@@ -64,3 +64,32 @@ def correlate(rng: Any, q: Any, rho: float, dtype: str) -> Any:
 def theory_variance(d_k: int, rho: float, dist: str) -> float:
     """Var(q·k) = d_k·(1 + ρ²(κ − 2)); for normal components d_k·(1 + ρ²) (SCIENCE.md §1)."""
     return d_k * (1.0 + rho * rho * (KURTOSIS[dist] - 2.0))
+
+
+def gram_scores(rng: Any, trials: int, n: int, d: int, rho: float, dtype: str) -> Any:
+    """Raw scores Q Kᵀ (trials × n × n) for iid N(0, 1) components, drawn without forming Q or K.
+
+    Exact in distribution when d ≥ n. Write Q = L U with L the lower-triangular Bartlett
+    factor of the Wishart matrix Q Qᵀ ~ W_n(d, I) (L_ii = √χ²_{d−i}, L_ij ~ N(0, 1) below the
+    diagonal) and U a Haar-random n × d matrix with orthonormal rows. For K = ρ Q + √(1−ρ²) Z,
+        Q Kᵀ = ρ L Lᵀ + √(1 − ρ²) L (U Zᵀ),
+    and U Zᵀ is an n × n matrix of iid N(0, 1) independent of L (rotation invariance of Z).
+    Cost per trial is O(n²) draws and an n × n product instead of 2·n·d draws.
+    """
+    if d < n:
+        raise ValueError("gram_scores needs d ≥ n")
+    from core.attention import array_module
+
+    L = rng.standard_normal((trials, n, n), dtype=dtype)
+    xp = array_module(L)
+    idx = xp.arange(n)
+    L *= xp.tril(xp.ones((n, n), dtype=dtype))
+    chi2 = rng.chisquare(xp.asarray(d - np.arange(n), dtype="float64"), size=(trials, n))
+    L[:, idx, idx] = xp.sqrt(chi2).astype(dtype)
+    Z = rng.standard_normal((trials, n, n), dtype=dtype)
+    S = L @ Z
+    if rho:
+        S *= S.dtype.type(math.sqrt(max(0.0, 1.0 - rho * rho)))
+        S += (L @ L.swapaxes(-1, -2)) * S.dtype.type(rho)
+    return S
+
