@@ -186,8 +186,9 @@ def jacobian_spectral_norm(p: Array, iterations: int = 64) -> Array:
     hi = xp.maximum(hi, lo)
 
     def f(lam: Array) -> Array:
-        top = (p1 * tail - lam) / (p1 - lam)
+        # At an exact tie (lo = hi) a term divides by zero; the bracket is then already closed.
         with np.errstate(divide="ignore", invalid="ignore"):
+            top = (p1 * tail - lam) / (p1 - lam)
             others = (rest * rest / (rest - lam[..., None])).sum(axis=-1)
         return top - others
 

@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     dks = args.dk or [16, 64, 256]
     scales = args.scale or ["none", "sqrt"]
     trials = args.trials if args.trials is not None else DEFAULT_TRIALS.get(e, 1)
-    one_dtype = _one(args.dtype, "float32", "--dtype")
+    one_dtype = "float32" if e == "precision" else _one(args.dtype, "float32", "--dtype")
     common = {"seed": args.seed}
     if e == "variance":
         return ex.variance(dks, scales, trials, rho=args.rho, dist=args.dist,
@@ -166,10 +166,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("error: interrupted", file=sys.stderr)
         return 130
     if args.json:
-        print(json.dumps(result, allow_nan=False, default=_json_default))
+        print(json.dumps(_finite(result), allow_nan=False, default=_json_default))
     else:
         print(format_table(result))
     return 0
+
+
+def _finite(x: Any) -> Any:
+    """Strict JSON has no inf/NaN: they are written as the strings "inf", "-inf", "nan"."""
+    if isinstance(x, float) and not math.isfinite(x):
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if isinstance(x, dict):
+        return {k: _finite(v) for k, v in x.items()}
+    if isinstance(x, list | tuple):
+        return [_finite(v) for v in x]
+    return x
 
 
 def _json_default(x: Any) -> Any:

@@ -1,0 +1,99 @@
+"""`python -m core …`: the JSON contract, and bad input → exit 2 with one line, no traceback."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+KEYS = {
+    "saturation": {"dk", "n", "scale", "entropy_mean", "max_weight_mean", "effective_keys_mean",
+                   "saturated_fraction"},
+    "gradients": {"dk", "n", "scale", "grad_q_norm_median", "grad_q_norm_mean", "jacobian_norm_median"},
+    "variance": {"dk", "rho", "scale", "mean_raw", "var_raw", "theory_var", "var_scaled"},
+    "precision": {"dk", "scale", "dtype", "max_logit", "naive_nonfinite_fraction",
+                  "stable_nonfinite_fraction"},
+    "cost": {"impl", "n", "d", "d_h", "seconds", "flops", "bytes"},
+    "bench": {"n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff"},
+}
+ARGS = {
+    "saturation": ["--dk", "16", "64", "--n", "10", "--scale", "none", "sqrt", "--trials", "50"],
+    "gradients": ["--dk", "16", "--n", "10", "--scale", "none", "sqrt", "linear", "--trials", "50"],
+    "variance": ["--dk", "8", "32", "--scale", "sqrt", "--trials", "500", "--rho", "0.3"],
+    "precision": ["--dk", "64", "--n", "16", "--trials", "4", "--dtype", "float16", "bfloat16"],
+    "cost": ["--n", "16", "32", "--d", "8", "--repeats", "2"],
+    "bench": ["--n", "32", "--d", "16", "--repeats", "2"],
+}
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "core", *args], capture_output=True, text=True, check=False,
+                          timeout=120)
+
+
+@pytest.mark.parametrize("experiment", list(KEYS))
+def test_json_shape(experiment):
+    p = run(experiment, *ARGS[experiment], "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert set(out) == {"experiment", "backend", "params", "rows"}
+    assert out["experiment"] == experiment
+    assert out["backend"] == "numpy"
+    assert out["rows"]
+    for row in out["rows"]:
+        assert KEYS[experiment] <= set(row)
+
+
+def test_one_row_per_combination():
+    out = json.loads(run("saturation", *ARGS["saturation"], "--json").stdout)
+    assert len(out["rows"]) == 2 * 2
+    out = json.loads(run("gradients", *ARGS["gradients"], "--json").stdout)
+    assert {r["scale"] for r in out["rows"]} == {"none", "sqrt", "linear"}
+
+
+def test_same_seed_same_json():
+    a = run("gradients", *ARGS["gradients"], "--seed", "4", "--json").stdout
+    b = run("gradients", *ARGS["gradients"], "--seed", "4", "--json").stdout
+    assert a == b
+
+
+def test_non_finite_values_are_strict_json_strings():
+    out = json.loads(run("precision", *ARGS["precision"], "--json").stdout)
+    fp16 = next(r for r in out["rows"] if r["dtype"] == "float16")
+    assert fp16["mask_value"] == "-inf"
+
+
+def test_table_output_by_default():
+    p = run("variance", *ARGS["variance"])
+    assert p.returncode == 0
+    assert "theory_var" in p.stdout.splitlines()[1]
+
+
+@pytest.mark.parametrize("args", [
+    ["saturation", "--dk", "0"],
+    ["saturation", "--dk", "-4"],
+    ["saturation", "--n", "1"],
+    ["saturation", "--scale", "cube"],
+    ["saturation", "--dk", "1", "--scale", "log"],
+    ["variance", "--rho", "1.5"],
+    ["variance", "--rho", "nan"],
+    ["saturation", "--dk", "nan"],
+    ["saturation", "--trials", "0"],
+    ["saturation", "--trials", "-3"],
+    ["saturation", "--dk", "4096", "--n", "1024", "--trials", "1000000"],
+    ["saturation", "--n", "300000", "--trials", "1"],
+    ["saturation", "--dk", "1.5"],
+    ["nonsense"],
+    ["variance", "--dist", "cauchy"],
+    ["saturation", "--backend", "cupy"],
+    ["cost", "--impl", "quadratic"],
+    ["saturation", "--scale", "power:3"],
+])
+def test_bad_input_exits_2_with_one_line_and_no_traceback(args):
+    p = run(*args)
+    if args[:3] == ["saturation", "--backend", "cupy"] and p.returncode == 0:
+        pytest.skip("a CUDA GPU with CuPy is present, so --backend cupy is valid here")
+    assert p.returncode == 2, (p.stdout, p.stderr)
+    assert "Traceback" not in p.stderr
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: ")

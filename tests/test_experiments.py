@@ -1,0 +1,133 @@
+"""Experiments: theory recovered within sampling error, determinism, budgets."""
+
+import math
+
+import numpy as np
+import pytest
+
+from core import experiments as ex
+from core.errors import BudgetError, InputError
+from core.sampling import gram_scores
+
+
+@pytest.mark.parametrize(("rho", "dist"), [(0.0, "normal"), (0.6, "normal"), (0.0, "uniform"),
+                                           (0.0, "rademacher"), (-0.5, "normal"), (0.8, "uniform")])
+def test_variance_recovers_theory_within_sampling_error(rho, dist):
+    r = ex.variance([16, 64], ["none", "sqrt"], trials=40000, rho=rho, dist=dist, seed=1)
+    for row in r["rows"]:
+        assert abs(row["var_raw"] - row["theory_var"]) < 4.5 * row["var_raw_se"]
+        assert abs(row["mean_raw"] - row["theory_mean"]) < 4.5 * math.sqrt(row["var_raw"] / 40000)
+    sqrt_rows = [row for row in r["rows"] if row["scale"] == "sqrt"]
+    for row in sqrt_rows:
+        assert row["var_scaled"] == pytest.approx(row["var_raw"] / row["dk"])
+
+
+def test_normal_theory_is_dk_times_one_plus_rho_squared():
+    r = ex.variance([32], ["none"], trials=10, rho=0.5)
+    assert r["rows"][0]["theory_var"] == pytest.approx(32 * 1.25)
+
+
+def test_same_seed_same_numbers_and_rows_independent_of_other_rows():
+    a = ex.saturation([16, 64], 10, ["none", "sqrt"], 300, seed=7)
+    b = ex.saturation([64], 10, ["sqrt", "none"], 300, seed=7)
+    row_a = next(r for r in a["rows"] if r["dk"] == 64 and r["scale"] == "sqrt")
+    row_b = next(r for r in b["rows"] if r["dk"] == 64 and r["scale"] == "sqrt")
+    assert row_a == row_b
+    c = ex.saturation([64], 10, ["sqrt"], 300, seed=8)
+    assert c["rows"][0]["entropy_mean"] != row_a["entropy_mean"]
+
+
+def test_saturation_grows_unscaled_and_is_flat_under_sqrt():
+    r = ex.saturation([16, 256], 10, ["none", "sqrt"], 2000, seed=0)
+    get = {(row["dk"], row["scale"]): row for row in r["rows"]}
+    assert get[256, "none"]["entropy_mean"] < get[16, "none"]["entropy_mean"] - 0.4
+    assert get[256, "none"]["saturated_fraction"] > get[16, "none"]["saturated_fraction"]
+    assert abs(get[256, "sqrt"]["entropy_mean"] - get[16, "sqrt"]["entropy_mean"]) < 0.05
+    for row in r["rows"]:
+        assert 0 <= row["entropy_mean"] <= math.log(10)
+        assert row["max_weight_q10"] <= row["max_weight_q50"] <= row["max_weight_q90"]
+
+
+def test_gram_sampler_matches_direct_products_in_distribution():
+    rng = np.random.default_rng(5)
+    n, d, t = 6, 40, 20000
+    S = gram_scores(rng, t, n, d, 0.0, "float64")
+    Q = rng.standard_normal((t, n, d))
+    D = Q @ rng.standard_normal((t, n, d)).swapaxes(1, 2)
+    se = math.sqrt(2 * d * d / t)  # s.e. of a variance estimate of a ~normal variable of var d
+    assert abs(S.var() - d) < 6 * se / math.sqrt(n)
+    assert abs(S.var() - D.var()) < 8 * se / math.sqrt(n)
+    # the max of a row (what saturation depends on) has the same mean
+    assert abs(S.max(-1).mean() - D.max(-1).mean()) < 0.1 * math.sqrt(d)
+
+
+def test_gram_sampler_with_correlation_has_mean_rho_d_on_the_diagonal():
+    rng = np.random.default_rng(6)
+    S = gram_scores(rng, 20000, 4, 50, 0.5, "float64")
+    diag = S[:, np.arange(4), np.arange(4)]
+    assert abs(diag.mean() - 25.0) < 0.2
+    assert abs(diag.var() - 50 * 1.25) < 3.0
+    assert abs(S[:, 0, 1].mean()) < 0.3
+
+
+def test_gradients_median_collapses_unscaled_but_not_scaled():
+    r = ex.gradients([16, 256], 10, ["none", "sqrt"], 3000, seed=0)
+    get = {(row["dk"], row["scale"]): row for row in r["rows"]}
+    assert get[256, "none"]["grad_q_norm_median"] < 0.2 * get[16, "none"]["grad_q_norm_median"]
+    assert get[256, "sqrt"]["grad_q_norm_median"] == pytest.approx(
+        get[16, "sqrt"]["grad_q_norm_median"], rel=0.15)
+    # the mean does not collapse: rare near-ties dominate it
+    assert get[256, "none"]["grad_q_norm_mean"] > 10 * get[256, "none"]["grad_q_norm_median"]
+    for row in r["rows"]:
+        assert 0 < row["jacobian_norm_median"] <= 0.5
+
+
+def test_precision_fp16_naive_softmax_overflows_unscaled_at_large_dk():
+    r = ex.precision([512], 32, ["none", "sqrt"], ["float16", "float32"], trials=16)
+    get = {(row["scale"], row["dtype"]): row for row in r["rows"]}
+    assert get["none", "float16"]["naive_nonfinite_fraction"] > 0.9
+    assert get["sqrt", "float16"]["naive_nonfinite_fraction"] == 0
+    assert all(row["stable_nonfinite_fraction"] == 0 for row in r["rows"])
+    assert get["none", "float16"]["mask_value"] == -math.inf
+    assert get["none", "float32"]["mask_value"] == -1e9
+    assert get["none", "float16"]["overflow_logit"] == pytest.approx(math.log(65504))
+
+
+def test_cost_model_hand_computed():
+    m = ex.cost_model("dot", n=4, d=2, d_h=3)
+    assert m["flops"] == 2 * 16 * 2 + 5 * 16 + 2 * 16 * 2
+    assert m["intermediate_bytes"] == 4 * 16
+    m = ex.cost_model("additive", n=4, d=2, d_h=3)
+    assert m["flops"] == 4 * 4 * 2 * 3 + 3 * 16 * 3 + 5 * 16 + 2 * 16 * 2
+    assert m["special"] == 16 * 3 + 16
+    naive = ex.cost_model("additive-naive", n=4, d=2, d_h=3)
+    assert naive["flops"] - m["flops"] == 4 * 16 * 2 * 3 - 4 * 4 * 2 * 3
+
+
+def test_cost_implementations_agree():
+    be = ex.get_backend("numpy", "float64")
+    x = ex.cost_inputs(be, 20, 8, 5, seed=0)
+    np.testing.assert_allclose(ex.run_impl("additive", x, 8), ex.run_impl("additive-naive", x, 8),
+                               atol=1e-10)
+
+
+def test_work_over_budget_is_refused_with_a_smaller_setting():
+    with pytest.raises(BudgetError, match="--trials"):
+        ex.saturation([4096], 1024, ["none"], 100000)
+    with pytest.raises(BudgetError, match="GiB"):
+        ex.saturation([64], 200000, ["none"], 1)
+
+
+@pytest.mark.parametrize("call", [
+    lambda: ex.saturation([0], 10, ["none"], 10),
+    lambda: ex.saturation([16], 1, ["none"], 10),
+    lambda: ex.saturation([16], 10, ["nope"], 10),
+    lambda: ex.saturation([1], 10, ["log"], 10),
+    lambda: ex.saturation([16], 10, ["none"], 0),
+    lambda: ex.variance([16], ["none"], 10, rho=1.5),
+    lambda: ex.variance([16], ["none"], 10, rho=float("nan")),
+    lambda: ex.variance([16], ["none"], 10, dist="cauchy"),
+])
+def test_bad_input_raises_input_error(call):
+    with pytest.raises(InputError):
+        call()
