@@ -1,0 +1,62 @@
+"""Attention Scale Explorer — the router: page config, shared sidebar controls, navigation.
+
+Run with `streamlit run app.py`. Pages live in pages/ (registered below, never auto-discovered);
+the compute they show lives in core/.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import streamlit as st
+
+from pages.ui import controls
+from pages.ui.i18n import has, t
+
+ROOT = Path(__file__).parent
+
+# ---------------------------------------------------------------- PAGES
+# (file, url_path, topic, icon, section). The title is t("<topic>.nav"); the section is
+# t("common.section.<section>"). A page whose file does not exist yet is skipped, so a
+# colleague's page appears as soon as its file lands. Keep url_paths stable: links depend on them.
+PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
+    ("pages/overview.py", "overview", "overview", ":material/home:", "story"),
+    ("pages/variance.py", "variance", "variance", ":material/bar_chart:", "story"),
+    ("pages/saturation.py", "saturation", "saturation", ":material/grid_on:", "story"),
+    ("pages/gradients.py", "gradients", "gradients", ":material/trending_down:", "story"),
+    ("pages/precision.py", "precision", "precision", ":material/decimal_increase:", "story"),
+    # Placeholders, registered only once their file exists:
+    ("pages/cost.py", "cost", "cost", ":material/speed:", "beyond"),
+    ("pages/factcheck.py", "fact-check", "factcheck", ":material/fact_check:", "beyond"),
+    ("pages/beyond.py", "beyond", "beyond", ":material/explore:", "beyond"),
+    ("pages/qk.py", "q-vs-k", "qk", ":material/compare_arrows:", "beyond"),
+    ("pages/training.py", "training", "training", ":material/model_training:", "practice"),
+    ("pages/real_model.py", "real-model", "real_model", ":material/hub:", "practice"),
+]
+DEFAULT_PAGE = "overview"
+
+
+def build_pages() -> dict[str, list[st.Page]]:
+    """st.Page objects grouped by translated section title, in table order."""
+    sections: dict[str, list[st.Page]] = {}
+    for file, url_path, topic, icon, section in PAGE_TABLE:
+        if not (ROOT / file).is_file():
+            continue
+        title_key = f"{topic}.nav"
+        title = t(title_key) if has(title_key) else url_path.replace("-", " ").capitalize()
+        page = st.Page(file, title=title, icon=icon, url_path=url_path,
+                       default=url_path == DEFAULT_PAGE)
+        sections.setdefault(t(f"common.section.{section}"), []).append(page)
+    return sections
+
+
+st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
+controls.begin_run()
+controls.seed_language()
+st.session_state["_ase_settings"] = controls.render_sidebar()
+navigation = st.navigation(build_pages())
+controls.show_notices()
+try:
+    navigation.run()
+finally:
+    controls.sync_url()

@@ -1,0 +1,368 @@
+"""What the app's pages show, computed here so pages stay thin: one call, plain data back.
+
+Pure (no Streamlit). Every function reuses core.experiments / core.attention / core.sampling;
+what is new here is only the shaping for a figure: the d_k grid of a sweep, how many trials
+an interactive figure can afford, one draw laid out for a heatmap, histograms with their
+theory curve, and the check of our analytic gradient against torch autograd.
+Results are dicts of plain lists / floats (cheap to cache and to turn into a DataFrame).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import numpy as np
+
+from core import budget
+from core import experiments as ex
+from core.attention import entropy, jacobian_spectral_norm, softmax, softmax_jacobian
+from core.backend import get_backend
+from core.errors import InputError
+from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
+from core.scales import parse_scale, scale_factor
+
+Progress = Callable[[float], None] | None
+
+DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
+N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
+# Estimated seconds (core.budget's throughput model) one interactive figure may spend.
+APP_BUDGET_S = 0.6
+HEATMAP_MAX = 128   # cells per side of the attention heatmap before it is down-sampled
+JACOBIAN_MAX = 64   # cells per side of the Jacobian heatmap
+FP16_MAX = 65504.0
+FP16_OVERFLOW_LOGIT = math.log(FP16_MAX)  # ≈ 11.09: exp of a larger logit is inf in float16
+
+
+# ---------------------------------------------------------------- grids and budgets
+
+
+def sweep_dks(dk: int, grid: Sequence[int] = DK_GRID) -> list[int]:
+    """The d_k values of a sweep: the grid plus the current d_k."""
+    return sorted({*grid, int(dk)})
+
+
+def defined_scales(scales: Sequence[str], dks: Sequence[int]) -> tuple[list[str], list[str]]:
+    """(usable, skipped): a scale is skipped where it is undefined for some d_k (log at d_k = 1)."""
+    ok, skipped = [], []
+    for name in scales:
+        try:
+            for d in dks:
+                scale_factor(name, d)
+        except InputError:
+            skipped.append(name)
+        else:
+            ok.append(name)
+    return ok, skipped
+
+
+def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
+    """The most trials (≤ trials, ≥ 1) whose estimated time fits the interactive budget."""
+    if seconds_per_trial <= 0:
+        return int(trials)
+    return int(max(1, min(trials, math.floor(budget_s / seconds_per_trial))))
+
+
+def saturation_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
+    """Trials the saturation sweep can afford (same cost model as core.experiments.saturation)."""
+    flops = sum(2.0 * n * n * d for d in dks)
+    elem = 3.0 * n * n * len(dks) * max(1, n_scales)
+    samples = sum(2.0 * n * d for d in dks)
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, samples, gpu=gpu))
+
+
+def gradient_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
+    """Trials the gradient sweep can afford (cost model of core.experiments.gradients)."""
+    flops = sum(4.0 * n * d for d in dks) * max(1, n_scales)
+    elem = 80.0 * n * len(dks) * max(1, n_scales)
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(n * d for d in dks), gpu=gpu))
+
+
+def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False) -> int:
+    """q·k samples per d_k for the variance figures: trials × n pairs, within the budget."""
+    per = sum(2.0 * d for d in dks)
+    return fit_trials(trials * n, budget.estimate_seconds(samples=per, elementwise=per, gpu=gpu),
+                      budget_s=2 * APP_BUDGET_S)
+
+
+def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
+    flops = sum(2.0 * n * n * d for d in dks)
+    elem = 8.0 * n * n * len(dks) * max(1, n_scales) * 3
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)))
+
+
+def _is_gpu(backend: str) -> bool:
+    return backend == "cupy"
+
+
+def _progress_span(progress: Progress, lo: float, hi: float) -> Progress:
+    """A progress callback mapping [0, 1] onto [lo, hi] of the caller's bar."""
+    if progress is None:
+        return None
+    return lambda f: progress(lo + (hi - lo) * f)
+
+
+# ---------------------------------------------------------------- overview
+
+
+def overview_summary(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+                     backend: str = "numpy", dtype: str = "float32", progress: Progress = None
+                     ) -> dict[str, Any]:
+    """The four-step story for the current settings, each step a sweep over d_k per scale.
+
+    variance (score variance), saturation (max weight, entropy), gradients (median ‖∂L/∂q‖),
+    and `at_dk`: the three numbers at the current d_k per scale ("scaling fixes it").
+    """
+    dks = sweep_dks(dk)
+    ok, skipped = defined_scales(scales, dks)
+    if not ok:
+        raise InputError("no selected scale is defined for every d_k of the sweep")
+    gpu = _is_gpu(backend)
+    n_var = variance_samples(trials, n, dks, gpu)
+    n_sat = saturation_trials(trials, n, dks, len(ok), gpu)
+    n_grad = gradient_trials(trials, n, dks, len(ok), gpu)
+    var = ex.variance(dks, ok, trials=n_var, seed=seed, backend=backend, dtype=dtype,
+                      progress=_progress_span(progress, 0.0, 0.2))
+    sat = ex.saturation(dks, n=n, scales=ok, trials=n_sat, seed=seed, backend=backend, dtype=dtype,
+                        progress=_progress_span(progress, 0.2, 0.7))
+    grad = ex.gradients(dks, n=n, scales=ok, trials=n_grad, seed=seed, backend=backend, dtype=dtype,
+                        progress=_progress_span(progress, 0.7, 1.0))
+    rows = []
+    for v, s, g in zip(var["rows"], sat["rows"], grad["rows"], strict=True):
+        rows.append({"dk": v["dk"], "scale": v["scale"], "var_scaled": v["var_scaled"],
+                     "theory_var_scaled": v["c"] ** 2 * v["theory_var"],
+                     "max_weight_mean": s["max_weight_mean"], "entropy_mean": s["entropy_mean"],
+                     "effective_keys_mean": s["effective_keys_mean"],
+                     "grad_q_norm_median": g["grad_q_norm_median"],
+                     "grad_q_norm_mean": g["grad_q_norm_mean"]})
+    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
+            "skipped": skipped, "dks": dks, "ln_n": math.log(n),
+            "trials": {"variance": n_var, "saturation": n_sat, "gradients": n_grad}}
+
+
+# ---------------------------------------------------------------- variance
+
+
+def score_samples(dk: int, scale: str, samples: int, seed: int = 0, rho: float = 0.0,
+                  dist: str = "normal", bins: int = 48) -> dict[str, Any]:
+    """Histograms of raw q·k and scaled c·q·k for one d_k, with the normal of the theory overlaid.
+
+    The same draws as core.experiments.variance for (seed, d_k); the normal N(ρ·d_k, Var) is the
+    central-limit approximation (exact only as d_k grows). Densities integrate to one.
+    """
+    rho = check_rho(rho)
+    dist = check_distribution(dist)
+    c = scale_factor(scale, dk)
+    be = get_backend("numpy", "float32")
+    rng = be.rng(sub_seed(seed, 1, dk))
+    q = draw(rng, (samples, dk), dist, "float32")
+    k = correlate(rng, q, rho, "float32") if rho else draw(rng, (samples, dk), dist, "float32")
+    raw = (q * k).sum(axis=1, dtype="float64")
+    mean_t, var_t = rho * dk, theory_variance(dk, rho, dist)
+    out_rows = []
+    for kind, x, m, v in (("raw", raw, mean_t, var_t), ("scaled", raw * c, c * mean_t, c * c * var_t)):
+        sd = math.sqrt(v) if v > 0 else 1.0
+        lo, hi = m - 4.5 * sd, m + 4.5 * sd
+        dens, edges = np.histogram(np.clip(x, lo, hi), bins=bins, range=(lo, hi), density=True)
+        mid = 0.5 * (edges[:-1] + edges[1:])
+        pdf = np.exp(-0.5 * ((mid - m) / sd) ** 2) / (sd * math.sqrt(2 * math.pi))
+        out_rows += [{"kind": kind, "x0": float(a), "x1": float(b), "x": float(xm), "density": float(d),
+                      "theory": float(p)} for a, b, xm, d, p in zip(edges[:-1], edges[1:], mid, dens, pdf,
+                                                                   strict=True)]
+    return {"rows": out_rows, "c": c, "samples": int(samples),
+            "var_raw": float(raw.var(ddof=1)), "var_scaled": float((raw * c).var(ddof=1)),
+            "theory_var": var_t, "theory_var_scaled": c * c * var_t, "theory_mean": mean_t}
+
+
+def variance_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+                  rho: float = 0.0, dist: str = "normal", backend: str = "numpy",
+                  dtype: str = "float32", progress: Progress = None) -> dict[str, Any]:
+    """Variance (and mean) of c·q·k vs d_k per scale, with theory and a 95 % band; plus the histogram."""
+    dks = sweep_dks(dk)
+    ok, skipped = defined_scales(scales, dks)
+    if not ok:
+        raise InputError("no selected scale is defined for every d_k of the sweep")
+    samples = variance_samples(trials, n, dks, _is_gpu(backend))
+    res = ex.variance(dks, ok, trials=samples, seed=seed, rho=rho, dist=dist, backend=backend,
+                      dtype=dtype, progress=progress)
+    rows = []
+    for r in res["rows"]:
+        c2 = r["c"] ** 2
+        rows.append({**r, "theory_var_scaled": c2 * r["theory_var"],
+                     "band_lo": max(r["var_scaled"] - 1.96 * r["var_scaled_se"], 1e-300),
+                     "band_hi": r["var_scaled"] + 1.96 * r["var_scaled_se"],
+                     "mean_scaled": r["c"] * r["mean_raw"], "theory_mean_scaled": r["c"] * r["theory_mean"]})
+    hist_scale = "sqrt" if "sqrt" in ok else ok[0]
+    hist = score_samples(dk, hist_scale, min(samples, 20000), seed=seed, rho=rho, dist=dist)
+    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
+            "skipped": skipped, "samples": samples, "hist": hist, "hist_scale": hist_scale}
+
+
+# ---------------------------------------------------------------- saturation
+
+
+def _bin_mean(M: np.ndarray, size: int) -> tuple[np.ndarray, int]:
+    """Down-sample a square matrix to at most size × size by averaging blocks of f × f cells."""
+    n = M.shape[0]
+    f = max(1, math.ceil(n / size))
+    if f == 1:
+        return M, 1
+    starts = np.arange(0, n, f)
+    counts = np.diff(np.append(starts, n))
+    S = np.add.reduceat(np.add.reduceat(M, starts, axis=0), starts, axis=1)
+    return S / np.outer(counts, counts), f
+
+
+def _grid_cells(M: np.ndarray, f: int) -> dict[str, list]:
+    m = M.shape[0]
+    i, j = np.meshgrid(np.arange(m) * f, np.arange(m) * f, indexing="ij")
+    return {"i": i.ravel().tolist(), "j": j.ravel().tolist(), "value": M.ravel().tolist()}
+
+
+def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int = 0, dist: str = "normal"
+             ) -> dict[str, Any]:
+    """One draw of Q, K (n × d_k): the weights P = softmax(c·Q Kᵀ), one query's row and its Jacobian.
+
+    Returned for figures: `heatmap` cells (block-averaged to ≤ 128 per side, factor `heat_factor`),
+    `row` (key j, score, weight) for query `query`, that row's max weight, entropy, effective keys,
+    its Jacobian J = diag(p) − p pᵀ (≤ 64 per side) and ‖J‖₂, and the draw's saturated rows.
+    """
+    check_distribution(dist)
+    if not 0 <= query < n:
+        raise InputError(f"query index must lie in [0, {n - 1}], got {query}")
+    c = scale_factor(scale, dk)
+    be = get_backend("numpy", "float32")
+    rng = be.rng(sub_seed(seed, 7, dk, n))
+    Q = draw(rng, (n, dk), dist, "float32")
+    K = draw(rng, (n, dk), dist, "float32")
+    S = (Q @ K.T).astype(np.float64) * c
+    P = softmax(S)
+    p = P[query]
+    H = entropy(P)
+    heat, f = _bin_mean(P, HEATMAP_MAX)
+    J = softmax_jacobian(p)
+    Jshow, fj = _bin_mean(J, JACOBIAN_MAX)
+    return {
+        "c": c, "heatmap": _grid_cells(heat, f), "heat_factor": f, "heat_cells": heat.shape[0],
+        "row": {"j": list(range(n)), "score": S[query].tolist(), "weight": p.tolist()},
+        "row_max_weight": float(p.max()), "row_entropy": float(H[query]),
+        "row_effective_keys": float(math.exp(H[query])),
+        "saturated_rows": int((P.max(axis=1) > ex.SATURATION_THRESHOLD).sum()),
+        "jacobian": _grid_cells(Jshow, fj), "jacobian_factor": fj,
+        "jacobian_norm": float(jacobian_spectral_norm(p[None, :])[0]),
+        "ln_n": math.log(n),
+    }
+
+
+def saturation_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+                    backend: str = "numpy", dtype: str = "float32", progress: Progress = None
+                    ) -> dict[str, Any]:
+    """Saturation metrics vs d_k per scale (core.experiments.saturation) and their values at d_k."""
+    dks = sweep_dks(dk)
+    ok, skipped = defined_scales(scales, dks)
+    if not ok:
+        raise InputError("no selected scale is defined for every d_k of the sweep")
+    used = saturation_trials(trials, n, dks, len(ok), _is_gpu(backend))
+    res = ex.saturation(dks, n=n, scales=ok, trials=used, seed=seed, backend=backend, dtype=dtype,
+                        progress=progress)
+    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+            "skipped": skipped, "trials": used, "ln_n": math.log(n)}
+
+
+def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_GRID,
+                 dks: Sequence[int] = DK_GRID, backend: str = "numpy", dtype: str = "float32",
+                 progress: Progress = None) -> dict[str, Any]:
+    """Mean entropy (nats) of softmax(c·Q Kᵀ) over a grid of (n, d_k), one scale.
+
+    Each n gets the trials the budget affords for it (at least one draw of n × n rows).
+    """
+    ok, _ = defined_scales([scale], dks)
+    if not ok:
+        raise InputError(f"scale {scale!r} is undefined on this d_k grid")
+    rows, used = [], {}
+    for k, n in enumerate(ns):
+        t = saturation_trials(trials, n, dks, 1, _is_gpu(backend))
+        used[n] = t
+        res = ex.saturation(list(dks), n=n, scales=[scale], trials=t, seed=seed, backend=backend,
+                            dtype=dtype, progress=_progress_span(progress, k / len(ns), (k + 1) / len(ns)))
+        rows += [{"n": n, "dk": r["dk"], "entropy_mean": r["entropy_mean"], "ln_n": r["ln_n"],
+                  "entropy_fraction": r["entropy_mean"] / r["ln_n"], "trials": t} for r in res["rows"]]
+    return {"rows": rows, "scale": scale, "trials": used}
+
+
+# ---------------------------------------------------------------- gradients
+
+
+def gradient_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+                  backend: str = "numpy", dtype: str = "float32", progress: Progress = None
+                  ) -> dict[str, Any]:
+    """‖∂L/∂q‖ (median, mean) and median ‖J‖₂ vs d_k per scale (core.experiments.gradients)."""
+    dks = sweep_dks(dk)
+    ok, skipped = defined_scales(scales, dks)
+    if not ok:
+        raise InputError("no selected scale is defined for every d_k of the sweep")
+    used = gradient_trials(trials, n, dks, len(ok), _is_gpu(backend))
+    res = ex.gradients(dks, n=n, scales=ok, trials=used, seed=seed, backend=backend, dtype=dtype,
+                       progress=progress)
+    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+            "skipped": skipped, "trials": used}
+
+
+def autograd_check(dk: int, n: int, scale: str, seed: int = 0, dist: str = "normal") -> dict[str, Any]:
+    """Our analytic ∂L/∂q = c·Kᵀ(J g) (core.experiments.grad_query) against torch autograd, float64.
+
+    One query q and n keys K (drawn as in the gradient experiment's model), g ~ N(0, I_n),
+    L = g·softmax(c·K q). Returns both gradients, the largest absolute and relative difference.
+    """
+    import torch
+
+    check_distribution(dist)
+    c = scale_factor(scale, dk)
+    be = get_backend("numpy", "float64")
+    rng = be.rng(sub_seed(seed, 8, dk, n))
+    q = draw(rng, (dk,), dist, "float64")
+    K = draw(rng, (n, dk), dist, "float64")
+    g = rng.standard_normal(n)
+    p = softmax((K @ q) * c)
+    ours = ex.grad_query(K, p, g, c)
+    tq = torch.tensor(q, dtype=torch.float64, requires_grad=True)
+    tK = torch.tensor(K, dtype=torch.float64)
+    loss = (torch.tensor(g) * torch.softmax(c * (tK @ tq), dim=-1)).sum()
+    loss.backward()
+    ref = tq.grad.numpy()
+    diff = float(np.abs(ours - ref).max())
+    scale_ref = float(np.abs(ref).max())
+    return {"analytic": ours.tolist(), "autograd": ref.tolist(), "max_abs_diff": diff,
+            "max_rel_diff": diff / scale_ref if scale_ref > 0 else 0.0,
+            "grad_norm": float(np.linalg.norm(ours)), "grad_norm_autograd": float(np.linalg.norm(ref)),
+            "max_weight": float(p.max()), "dk": dk, "n": n, "scale": parse_scale(scale).name}
+
+
+# ---------------------------------------------------------------- precision
+
+
+def precision_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+                   progress: Progress = None) -> dict[str, Any]:
+    """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
+    ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
+    dks = sweep_dks(dk)
+    ok, skipped = defined_scales(scales, dks)
+    if not ok:
+        raise InputError("no selected scale is defined for every d_k of the sweep")
+    used = precision_trials(trials, n, dks, len(ok))
+    res = ex.precision(dks, n=n, scales=ok, trials=used, seed=seed, progress=progress)
+    crossings = []
+    for s in ok:
+        fp16 = [r for r in res["rows"] if r["scale"] == s and r["dtype"] == "float16"]
+        first_exp = next((r["dk"] for r in fp16 if r["max_logit"] > FP16_OVERFLOW_LOGIT), None)
+        first_inf = next((r["dk"] for r in fp16 if r["max_logit"] > FP16_MAX), None)
+        first_nan = next((r["dk"] for r in fp16 if r["naive_nonfinite_fraction"] > 0), None)
+        crossings.append({"scale": s, "dk_exp_overflow": first_exp, "dk_logit_inf": first_inf,
+                          "dk_naive_nan": first_nan})
+    masks = {}
+    for r in res["rows"]:
+        masks.setdefault(r["dtype"], r["mask_value"])
+    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+            "skipped": skipped, "trials": used, "crossings": crossings, "mask": masks,
+            "mask_value": ex.MASK_VALUE, "fp16_max": FP16_MAX, "fp16_overflow_logit": FP16_OVERFLOW_LOGIT}

@@ -1,0 +1,365 @@
+"""Controls bound to the URL: the shared sidebar (rendered by app.py) and page-specific widgets.
+
+Binding works the same way for every control:
+  1. the first time a widget key appears in a session, its value is read from the URL
+     (`?dk=256`), validated — out of range → clamped, malformed → default — and any
+     correction is shown as a translated notice;
+  2. the widget is rendered with that value in session state;
+  3. at the end of the run `sync_url()` writes every non-default value back to the URL,
+     so a copied link restores the exact view and default values keep the URL short.
+Page-specific keys carry the page's short name as a prefix ("var_rho", "sat_query").
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import streamlit as st
+
+from core.backend import BACKENDS, DTYPES, get_backend
+from core.errors import InputError
+from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
+from pages.ui.i18n import LANG_NAMES, LANGS, locale_lang, t
+
+DK_RANGE = (1, 4096)
+N_RANGE = (2, 1024)
+TRIALS_RANGE = (10, 5000)
+SEED_RANGE = (0, 2**31 - 1)
+POWERS_OF_TWO: tuple[int, ...] = tuple(2**i for i in range(13))  # 1 … 4096
+SCALE_OPTIONS: tuple[str, ...] = (*NAMED_SCALES, "power")
+
+DEFAULTS: dict[str, Any] = {
+    "dk": 64, "n": 32, "scales": ("none", "sqrt"), "power_a": 0.75, "trials": 100, "seed": 0,
+    "backend": "auto", "dtype": "float32",
+}
+
+_URL = "_ase_url"          # {param: text} wanted in the URL at the end of this run
+_NOTICES = "_ase_notices"  # notices raised while reading the URL in this run
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The shared sidebar values, canonical (scales as core.scales names, backend resolved)."""
+
+    dk: int
+    n: int
+    scales: list[str]
+    trials: int
+    seed: int
+    backend: str
+    dtype: str
+    lang: str
+
+
+# ---------------------------------------------------------------- parsing URL text
+
+
+def parse_int(raw: str | None, lo: int, hi: int, default: int) -> tuple[int, str | None]:
+    """(value, problem): problem is None, "clamped" or "malformed"."""
+    if raw is None:
+        return default, None
+    try:
+        x = float(raw.strip())
+    except ValueError:
+        return default, "malformed"
+    if not math.isfinite(x) or not x.is_integer():
+        return default, "malformed"
+    v = int(x)
+    if v < lo or v > hi:
+        return min(hi, max(lo, v)), "clamped"
+    return v, None
+
+
+def parse_float(raw: str | None, lo: float, hi: float, default: float) -> tuple[float, str | None]:
+    if raw is None:
+        return default, None
+    try:
+        x = float(raw.strip())
+    except ValueError:
+        return default, "malformed"
+    if not math.isfinite(x):
+        return default, "malformed"
+    if x < lo or x > hi:
+        return min(hi, max(lo, x)), "clamped"
+    return x, None
+
+
+def parse_choice(raw: str | None, options: Sequence[str], default: str) -> tuple[str, str | None]:
+    if raw is None:
+        return default, None
+    value = raw.strip().lower()
+    return (value, None) if value in options else (default, "malformed")
+
+
+def parse_scales(raw: str | None, default: Sequence[str], default_a: float
+                 ) -> tuple[list[str], float, str | None]:
+    """'none,sqrt,power:0.5' → (["none", "sqrt", "power"], a, problem). Unknown names are dropped."""
+    if raw is None:
+        return list(default), default_a, None
+    out: list[str] = []
+    a, problem = default_a, None
+    for part in raw.split(","):
+        name = part.strip().lower()
+        if not name:
+            continue
+        if name == "power":
+            out.append("power")
+            continue
+        try:
+            s = parse_scale(name)
+        except InputError:
+            if name.startswith("power:"):
+                a, problem = parse_float(name.partition(":")[2], *POWER_RANGE, default_a)
+                problem = problem or "clamped"
+                out.append("power")
+            else:
+                problem = "malformed"
+            continue
+        if s.kind == "power":
+            a = float(s.param)
+            out.append("power")
+        elif s.kind in NAMED_SCALES:
+            out.append(s.kind)
+        else:
+            problem = "malformed"  # const:c is a core scale but not offered in the sidebar
+    out = list(dict.fromkeys(out))
+    if not out:
+        return list(default), default_a, "malformed"
+    return out, a, problem
+
+
+def _to_text(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ",".join(str(v) for v in value)
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# ---------------------------------------------------------------- run bookkeeping
+
+
+def begin_run() -> None:
+    """Called by app.py before any widget: reset this run's URL wishes and notices."""
+    st.session_state[_URL] = {}
+    st.session_state[_NOTICES] = []
+
+
+def _notice(param: str, raw: str, value: Any, problem: str) -> None:
+    msg = t(f"common.url.{problem}", param=param, raw=raw, value=_to_text(value))
+    st.session_state.setdefault(_NOTICES, []).append(msg)
+
+
+def show_notices() -> None:
+    """Show this run's URL corrections (once, where called; app.py calls it above the page)."""
+    for msg in st.session_state.get(_NOTICES, []):
+        st.warning(msg, icon=":material/link:")
+    st.session_state[_NOTICES] = []
+
+
+def _want(key: str, value: Any, default: Any) -> None:
+    """Ask for `key=value` in the URL at the end of the run (left out when it equals the default)."""
+    wants = st.session_state.setdefault(_URL, {})
+    if _to_text(value) != _to_text(default):
+        wants[key] = _to_text(value)
+
+
+def sync_url() -> None:
+    """Write this run's wanted parameters to the URL, only when they differ from it."""
+    wants = dict(st.session_state.get(_URL, {}))
+    try:
+        current = st.query_params.to_dict()
+    except Exception:
+        return
+    if current != wants:
+        st.query_params.from_dict(wants)
+
+
+def _seed(key: str, parse: Callable[[str | None], tuple[Any, str | None]]) -> None:
+    """First appearance of a widget key in this session: take its value from the URL."""
+    if key in st.session_state:
+        return
+    raw = st.query_params.get(key)
+    value, problem = parse(raw)
+    if problem:
+        _notice(key, raw or "", value, problem)
+    st.session_state[key] = value
+
+
+# ---------------------------------------------------------------- shared sidebar
+
+
+def nearest_power_of_two(dk: int) -> int:
+    return min(POWERS_OF_TWO, key=lambda p: (abs(math.log2(p) - math.log2(max(dk, 1))), p))
+
+
+def _dk_from_pow2() -> None:
+    st.session_state["dk"] = st.session_state["dk_pow2"]
+
+
+def seed_language() -> str:
+    """Resolve the language before anything is translated (URL, then browser locale)."""
+    _seed("lang", lambda raw: parse_choice(raw, LANGS, locale_lang()) if raw is not None
+          else (locale_lang(), None))
+    return st.session_state["lang"]
+
+
+def render_sidebar() -> Settings:
+    """The shared controls, in the sidebar. Call once per run from app.py, after begin_run()."""
+    d = DEFAULTS
+    seed_language()
+    _seed("dk", lambda raw: parse_int(raw, *DK_RANGE, d["dk"]))
+    _seed("n", lambda raw: parse_int(raw, *N_RANGE, d["n"]))
+    if "scales" not in st.session_state:
+        raw = st.query_params.get("scales")
+        names, a, problem = parse_scales(raw, d["scales"], d["power_a"])
+        if problem:
+            _notice("scales", raw or "", names, problem)
+        st.session_state["scales"] = names
+        if "power_a" not in st.session_state and st.query_params.get("power_a") is None:
+            st.session_state["power_a"] = a
+    _seed("power_a", lambda raw: parse_float(raw, *POWER_RANGE, d["power_a"]))
+    _seed("trials", lambda raw: parse_int(raw, *TRIALS_RANGE, d["trials"]))
+    _seed("seed", lambda raw: parse_int(raw, *SEED_RANGE, d["seed"]))
+    _seed("backend", lambda raw: parse_choice(raw, BACKENDS, d["backend"]))
+    _seed("dtype", lambda raw: parse_choice(raw, DTYPES, d["dtype"]))
+
+    sb = st.sidebar
+    sb.selectbox(t("common.lang.label"), LANGS, key="lang", format_func=LANG_NAMES.__getitem__)
+    sb.subheader(t("common.sidebar.header"), help=t("common.sidebar.help"))
+    st.session_state["dk_pow2"] = nearest_power_of_two(st.session_state["dk"])
+    sb.select_slider(t("common.dk.pow2"), options=POWERS_OF_TWO, key="dk_pow2", on_change=_dk_from_pow2)
+    sb.number_input(t("common.dk.exact"), min_value=DK_RANGE[0], max_value=DK_RANGE[1], step=1, key="dk")
+    sb.slider(t("common.n.label"), min_value=N_RANGE[0], max_value=N_RANGE[1], step=1, key="n")
+    sb.multiselect(t("common.scales.label"), SCALE_OPTIONS, key="scales",
+                   format_func=lambda s: t(f"common.scale.{s}"))
+    chosen = list(st.session_state["scales"])
+    if "power" in chosen:
+        sb.slider(t("common.power_a.label"), min_value=POWER_RANGE[0], max_value=POWER_RANGE[1],
+                  step=0.05, key="power_a")
+    with sb.expander(t("common.advanced")):
+        st.number_input(t("common.trials.label"), min_value=TRIALS_RANGE[0], max_value=TRIALS_RANGE[1],
+                        step=10, key="trials")
+        st.number_input(t("common.seed.label"), min_value=SEED_RANGE[0], max_value=SEED_RANGE[1],
+                        step=1, key="seed")
+        st.selectbox(t("common.backend.label"), BACKENDS, key="backend",
+                     format_func=lambda b: t(f"common.backend.{b}"))
+        st.selectbox(t("common.dtype.label"), DTYPES, key="dtype")
+        backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
+        st.caption(t("common.device", device=device_text(backend)))
+
+    if not chosen:
+        sb.warning(t("common.scales.empty"))
+        chosen = ["sqrt"]
+    a = float(st.session_state.get("power_a", d["power_a"]))
+    scales = [parse_scale(f"power:{a:g}").name if s == "power" else s for s in chosen]
+
+    for key in ("lang", "dk", "n", "trials", "seed", "backend", "dtype"):
+        default = locale_lang() if key == "lang" else d[key]
+        _want(key, st.session_state[key], default)
+    _want("scales", list(st.session_state["scales"]), list(d["scales"]))
+    if "power" in st.session_state["scales"]:
+        _want("power_a", a, d["power_a"])
+
+    return Settings(dk=int(st.session_state["dk"]), n=int(st.session_state["n"]), scales=scales,
+                    trials=int(st.session_state["trials"]), seed=int(st.session_state["seed"]),
+                    backend=backend, dtype=st.session_state["dtype"], lang=st.session_state["lang"])
+
+
+def resolve_backend(name: str, dtype: str) -> str:
+    """The backend that will really run: 'numpy' or 'cupy' (CuPy asked for but absent → notice, NumPy)."""
+    try:
+        return get_backend(name, dtype).name
+    except InputError:
+        st.warning(t("common.backend.unavailable"))
+        return "numpy"
+
+
+def device_text(backend: str) -> str:
+    """The device string in the current language."""
+    from core.backend import device_info
+
+    info = device_info(backend)
+    if backend == "numpy":
+        cores = info.rsplit("(", 1)[-1].split()[0] if "(" in info else "?"
+        return t("common.device.numpy", cores=cores)
+    return t("common.device.cupy", gpu=info.removeprefix("CuPy on "))
+
+
+def settings() -> Settings:
+    """The shared settings of this run (app.py rendered the sidebar before the page runs)."""
+    s = st.session_state.get("_ase_settings")
+    if s is None:
+        raise RuntimeError("settings() needs app.py to render the sidebar first (run the app via app.py)")
+    return s
+
+
+# ---------------------------------------------------------------- page-specific controls
+
+
+def _check_page_key(key: str) -> None:
+    if "_" not in key or key in DEFAULTS or key == "lang":
+        raise ValueError(f"page control key {key!r} must carry the page prefix, e.g. 'var_rho'")
+
+
+def page_slider(key: str, label_key: str, min_value: float, max_value: float, default: float,
+                step: float | None = None, help_key: str | None = None, container: Any = None,
+                **fmt: Any) -> Any:
+    """A slider bound to `?key=`; ints when min, max and default are ints, else floats."""
+    _check_page_key(key)
+    is_int = all(isinstance(v, int) for v in (min_value, max_value, default)) and (
+        step is None or isinstance(step, int))
+    if is_int:
+        _seed(key, lambda raw: parse_int(raw, min_value, max_value, default))
+    else:
+        _seed(key, lambda raw: parse_float(raw, float(min_value), float(max_value), float(default)))
+    where = container or st
+    where.slider(t(label_key, **fmt), min_value=min_value, max_value=max_value, step=step, key=key,
+                 help=t(help_key) if help_key else None)
+    value = st.session_state[key]
+    _want(key, value, default)
+    return value
+
+
+def page_select(key: str, label_key: str, options: Sequence[str], default: str,
+                option_prefix: str | None = None, container: Any = None, horizontal: bool = True,
+                help_key: str | None = None) -> str:
+    """A radio (horizontal) bound to `?key=`; option labels from t(f"{option_prefix}.{option}")."""
+    _check_page_key(key)
+    options = list(options)
+    if default not in options:
+        default = options[0]
+    _seed(key, lambda raw: parse_choice(raw, options, default))
+    if st.session_state[key] not in options:  # options depend on other settings
+        st.session_state[key] = default
+    where = container or st
+    fmt = (lambda o: t(f"{option_prefix}.{o}")) if option_prefix else str
+    where.radio(t(label_key), options, key=key, format_func=fmt, horizontal=horizontal,
+                help=t(help_key) if help_key else None)
+    value = st.session_state[key]
+    _want(key, value, default)
+    return value
+
+
+def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None) -> bool:
+    """A toggle bound to `?key=1|0`."""
+    _check_page_key(key)
+
+    def parse(raw: str | None) -> tuple[bool, str | None]:
+        if raw is None:
+            return default, None
+        v = raw.strip().lower()
+        if v in ("1", "true", "yes", "on"):
+            return True, None
+        if v in ("0", "false", "no", "off"):
+            return False, None
+        return default, "malformed"
+
+    _seed(key, parse)
+    (container or st).toggle(t(label_key), key=key)
+    value = bool(st.session_state[key])
+    _want(key, int(value), int(default))
+    return value

@@ -1,0 +1,5 @@
+import streamlit as st
+
+from pages.ui.i18n import t
+
+st.title(t("variance.nav"))
