@@ -31,8 +31,13 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "precision": ("dk", "scale", "dtype", "max_logit", "dtype_max", "naive_nonfinite_fraction",
                   "stable_nonfinite_fraction", "mask_value"),
     "cost": ("impl", "n", "d", "d_h", "seconds", "flops", "bytes"),
+    "cost-sweep": ("axis", "series", "n", "d", "d_h", "seconds", "seconds_min", "seconds_max",
+                   "measured", "flops", "bytes", "gflops_per_s", "bound_gflops_per_s"),
     "bench": ("n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff"),
 }
+
+# `cost --fit`: the exponent of time ∝ size^b per implementation and axis (core.cost.explore).
+FIT_COLUMNS = ("axis", "series", "exponent", "ci_low", "ci_high", "model_exponent", "points")
 
 DEFAULT_TRIALS = {"variance": 20000, "saturation": 256, "gradients": 2000, "precision": 64}
 
@@ -81,6 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--impl", nargs="+", choices=ex.IMPLS, default=None)
     p.add_argument("--bh", type=_int, default=1, help="batch × heads (bench)")
     p.add_argument("--repeats", type=_int, default=None)
+    p.add_argument("--fit", action="store_true",
+                   help="cost: time vs n (at the middle d) and vs d (at the middle n), fitted exponents, "
+                        "naive extrapolated past --naive-max-seconds (what the app's cost page runs)")
+    p.add_argument("--no-torch", dest="torch", action="store_false",
+                   help="cost --fit: leave out the torch reference lines")
+    p.add_argument("--naive-max-seconds", type=_float, default=None,
+                   help="cost --fit: run one naive call only while it is predicted under this")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -108,6 +120,14 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         dtypes = args.dtype or list(ex.PRECISION_DTYPES)
         return _per_n(args, lambda n: ex.precision(dks, n, scales, dtypes, trials,
                                                    dist=args.dist, **common), default_n=64)
+    if e == "cost" and args.fit:
+        from core import cost
+
+        return cost.explore(args.n or [128, 256, 512, 1024], args.d or [16, 32, 64, 128],
+                            d_h=args.d_h, impls=args.impl or list(ex.IMPLS), torch_ref=args.torch,
+                            backend=args.backend, dtype=one_dtype, repeats=args.repeats or 5,
+                            naive_max_seconds=args.naive_max_seconds or cost.NAIVE_MAX_SECONDS,
+                            **common)
     if e == "cost":
         return ex.cost(args.n or [128, 256, 512], args.d or [64], args.impl or list(ex.IMPLS),
                        d_h=args.d_h, backend=args.backend, dtype=one_dtype,
@@ -137,13 +157,20 @@ def _per_n(args: argparse.Namespace, fn: Any, default_n: int) -> dict[str, Any]:
 
 
 def format_table(result: dict[str, Any]) -> str:
-    cols = COLUMNS[result["experiment"]]
-    cells = [[_cell(row.get(c)) for c in cols] for row in result["rows"]]
-    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(cols)]
     lines = [f"{result['experiment']} on {result['backend']}"]
-    lines.append("  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True)))
-    lines += ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
+    lines += _grid(COLUMNS[result["experiment"]], result["rows"])
+    if result.get("fits"):
+        level = result["params"].get("level", 0.95)
+        lines += ["", f"fitted exponents: time ∝ size^exponent, {100 * level:.0f}% confidence interval"]
+        lines += _grid(FIT_COLUMNS, result["fits"])
     return "\n".join(lines)
+
+
+def _grid(cols: Sequence[str], rows: Sequence[dict[str, Any]]) -> list[str]:
+    cells = [[_cell(row.get(c)) for c in cols] for row in rows]
+    widths = [max(len(c), *(len(r[i]) for r in cells)) for i, c in enumerate(cols)]
+    out = ["  ".join(c.rjust(w) for c, w in zip(cols, widths, strict=True))]
+    return out + ["  ".join(v.rjust(w) for v, w in zip(r, widths, strict=True)) for r in cells]
 
 
 def _cell(v: Any) -> str:

@@ -555,14 +555,11 @@ def cost(ns: Sequence[int], ds: Sequence[int], impls: Sequence[str] = IMPLS,
         est += (repeats + 1) * budget.estimate_seconds(m["flops"], m["special"], gpu=be.is_gpu)
     smaller = "a smaller n, d or d_h, or leave out additive-naive"
     budget.check_time(est, "this cost sweep", smaller, time_budget)
+    from core.cost import measure_point  # one timer for the CLI and the app (CUDA events on GPU)
+
     rows = []
     for k, (impl, n, d, h) in enumerate(combos):
-        x = cost_inputs(be, n, d, h, seed)
-        timing = time_call(lambda impl=impl, x=x, d=d: run_impl(impl, x, d), be.synchronize,
-                           repeats=repeats)
-        m = cost_model(impl, n, d, h, item)
-        rows.append({"impl": impl, "n": n, "d": d, "d_h": h, **timing, **m,
-                     "gflops_per_s": m["flops"] / timing["seconds"] / 1e9})
+        rows.append(measure_point(be, impl, n, d, h, seed, repeats))
         _tick(progress, k + 1, len(combos))
     params = {"n": ns, "d": ds, "impl": impl_list, "d_h": d_h, "seed": seed, "dtype": be.dtype,
               "repeats": repeats}
