@@ -1,0 +1,186 @@
+"""Q and K are not interchangeable: the softmax normalises over keys, and the gradients differ.
+
+With S = c·Q Kᵀ (queries in rows, keys in columns):
+
+    A      = softmax(S)       row i sums over the keys j:     A_ij = e^{S_ij} / Σ_j' e^{S_ij'}
+    A_swap = softmax(K Qᵀ·c) = softmax(Sᵀ), row j sums over the queries i:
+                               (A_swap)_ji = e^{S_ij} / Σ_i' e^{S_i'j}
+The scores are the same numbers; only the normalisation differs, so A ≠ A_swapᵀ in general.
+Tying W_K = W_Q makes S = c·Q Qᵀ symmetric with a heavy diagonal: S_ii = c‖q_i‖² ≈ c·d_k
+(√d_k under ÷√d_k) while off-diagonal S_ij ~ N(0, 1).
+
+Gradients of L = Σ G ⊙ O with O = A V (G the upstream gradient), from the same inputs:
+
+    dA = G Vᵀ,  dS = A ⊙ (dA − rowsum(A ⊙ dA)),  ∂L/∂Q = c·dS K,  ∂L/∂K = c·dSᵀ Q.
+∂L/∂k_j gathers column j of dS over every query, ∂L/∂q_i row i over every key.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+import numpy as np
+
+from core import experiments as ex
+from core.attention import softmax, softmax_backward
+from core.errors import InputError
+from core.sampling import draw, sub_seed
+from core.scales import scale_factor
+
+Progress = Callable[[float], None] | None
+
+
+def projections(rng: Any, n: int, d_k: int, d_model: int, tie: bool) -> tuple[np.ndarray, np.ndarray]:
+    """Q = X W_Q, K = X W_K with X ~ N(0, 1) (n × d_model), W ~ N(0, 1/d_model): unit-variance q, k.
+
+    tie=True uses W_K = W_Q, hence K = Q.
+    """
+    X = draw(rng, (n, d_model), "normal", "float64")
+    Wq = draw(rng, (d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+    Wk = Wq if tie else draw(rng, (d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+    return X @ Wq, X @ Wk
+
+
+def normalisations(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, tie: bool = False,
+                   scale: str = "sqrt") -> dict[str, Any]:
+    """One draw: S = c·Q Kᵀ, A = softmax(S) over keys, A_swap = softmax(c·K Qᵀ) over queries.
+
+    Returns the three n × n matrices (as lists) and metrics: the largest |A − A_swapᵀ|, the range
+    of A's column sums (its row sums are 1), the asymmetry ‖S − Sᵀ‖_F / ‖S‖_F (0 when tied), the
+    mean diagonal weight of A against 1/n, and the mean diagonal score against c·d_k.
+    """
+    n, d_k, d_model = _check(n, d_k, d_model)
+    c = scale_factor(scale, d_k)
+    rng = np.random.default_rng(sub_seed(seed, 80, n, d_k, d_model, int(tie)))
+    Q, K = projections(rng, n, d_k, d_model, tie)
+    S = c * (Q @ K.T)
+    A = softmax(S)
+    A_swap = softmax(c * (K @ Q.T))
+    col = A.sum(axis=0)
+    metrics = {
+        "max_abs_diff_swap": float(np.abs(A - A_swap.T).max()),
+        "col_sum_min": float(col.min()), "col_sum_max": float(col.max()),
+        "row_sum_max_dev": float(np.abs(A.sum(axis=1) - 1.0).max()),
+        "asymmetry": float(np.linalg.norm(S - S.T) / max(np.linalg.norm(S), 1e-300)),
+        "diag_weight_mean": float(np.diag(A).mean()), "uniform_weight": 1.0 / n,
+        "diag_score_mean": float(np.diag(S).mean()), "theory_diag_score": c * d_k,
+        "argmax_diag_fraction": float((A.argmax(axis=1) == np.arange(n)).mean()),
+    }
+    return {"n": n, "d_k": d_k, "d_model": d_model, "tie": tie, "scale": scale, "c": c,
+            "S": S.tolist(), "A": A.tolist(), "A_swap": A_swap.tolist(), "metrics": metrics}
+
+
+def tying_stats(n: int = 16, d_k: int = 64, d_model: int = 64, trials: int = 200, seed: int = 0,
+                scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
+    """Over `trials` draws, untied vs tied (W_K = W_Q): mean diagonal weight A_ii (± se), how often
+    a query attends most to itself, and the asymmetry of S. Theory for tied: S_ii ≈ c·d_k."""
+    n, d_k, d_model = _check(n, d_k, d_model)
+    trials = ex.check_trials(trials)
+    c = scale_factor(scale, d_k)
+    rows = []
+    for k, tie in enumerate((False, True)):
+        rng = np.random.default_rng(sub_seed(seed, 81, n, d_k, d_model, int(tie)))
+        X = draw(rng, (trials, n, d_model), "normal", "float64")
+        Wq = draw(rng, (trials, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+        Wk = Wq if tie else draw(rng, (trials, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+        Q, K = X @ Wq, X @ Wk
+        S = c * (Q @ K.swapaxes(-1, -2))
+        A = softmax(S)
+        diag = np.diagonal(A, axis1=-2, axis2=-1)
+        per_trial = diag.mean(axis=-1)
+        asym = np.linalg.norm(S - S.swapaxes(-1, -2), axis=(-2, -1)) / np.linalg.norm(S, axis=(-2, -1))
+        rows.append({"tie": tie, "diag_weight_mean": float(per_trial.mean()),
+                     "diag_weight_se": float(per_trial.std(ddof=1) / math.sqrt(trials)),
+                     "argmax_diag_fraction": float((A.argmax(axis=-1) == np.arange(n)).mean()),
+                     "asymmetry_mean": float(asym.mean()),
+                     "diag_score_mean": float(np.diagonal(S, axis1=-2, axis2=-1).mean()),
+                     "theory_diag_score": c * d_k if tie else 0.0, "uniform_weight": 1.0 / n})
+        if progress is not None:
+            progress((k + 1) / 2)
+    return {"experiment": "tying", "backend": "numpy",
+            "params": {"n": n, "d_k": d_k, "d_model": d_model, "trials": trials, "seed": seed,
+                       "scale": scale}, "rows": rows}
+
+
+def closed_form_grads(Q: np.ndarray, K: np.ndarray, V: np.ndarray, G: np.ndarray, c: float
+                      ) -> tuple[np.ndarray, np.ndarray]:
+    """∂L/∂Q = c·dS K and ∂L/∂K = c·dSᵀ Q for L = Σ G ⊙ softmax(c Q Kᵀ) V (module docstring)."""
+    A = softmax(c * (Q @ K.swapaxes(-1, -2)))
+    dA = G @ V.swapaxes(-1, -2)
+    dS = softmax_backward(A, dA)
+    return c * (dS @ K), c * (dS.swapaxes(-1, -2) @ Q)
+
+
+def autograd_grads(Q: np.ndarray, K: np.ndarray, V: np.ndarray, G: np.ndarray, c: float
+                   ) -> tuple[np.ndarray, np.ndarray]:
+    """The same two gradients from torch autograd (float64), batched over leading axes."""
+    import torch
+
+    tq = torch.tensor(Q, dtype=torch.float64, requires_grad=True)
+    tk = torch.tensor(K, dtype=torch.float64, requires_grad=True)
+    tv = torch.tensor(V, dtype=torch.float64)
+    out = torch.softmax(c * (tq @ tk.transpose(-1, -2)), dim=-1) @ tv
+    (out * torch.tensor(G, dtype=torch.float64)).sum().backward()
+    return tq.grad.numpy(), tk.grad.numpy()
+
+
+def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
+                   scales: tuple[str, ...] = ("none", "sqrt"), progress: Progress = None
+                   ) -> dict[str, Any]:
+    """‖∂L/∂Q‖ vs ‖∂L/∂K‖ from torch autograd on the same Q, K, V, G ~ N(0, 1) (n × d_k each).
+
+    Per scale: Frobenius norms (mean), the mean ratio ‖∂L/∂Q‖_F/‖∂L/∂K‖_F, and how unevenly the
+    gradient spreads over rows — the coefficient of variation std/mean of the n row norms and
+    the share of the largest row; the mean relative per-draw difference |‖∂L/∂Q‖ − ‖∂L/∂K‖| / mean.
+    Also the largest |autograd − closed form|, one example draw's row norms ("example") and every
+    draw's pair of Frobenius norms ("pairs").
+    """
+    n = ex.check_n(n)
+    d_k = ex.check_dks([d_k])[0]
+    trials = ex.check_trials(trials)
+    rng = np.random.default_rng(sub_seed(seed, 82, n, d_k))
+    Q, K, V, G = (draw(rng, (trials, n, d_k), "normal", "float64") for _ in range(4))
+    rows: list[dict[str, Any]] = []
+    example: dict[str, dict[str, list[float]]] = {}
+    pairs: dict[str, dict[str, list[float]]] = {}
+    for k, scale in enumerate(scales):
+        c = scale_factor(scale, d_k)
+        dQ, dK = autograd_grads(Q, K, V, G, c)
+        cQ, cK = closed_form_grads(Q, K, V, G, c)
+        err = float(max(np.abs(dQ - cQ).max(), np.abs(dK - cK).max()))
+        rq, rk = np.linalg.norm(dQ, axis=-1), np.linalg.norm(dK, axis=-1)  # trials × n row norms
+        fq, fk = np.linalg.norm(rq, axis=-1), np.linalg.norm(rk, axis=-1)
+        for name, r, f in (("Q", rq, fq), ("K", rk, fk)):
+            cv = r.std(axis=-1) / np.maximum(r.mean(axis=-1), 1e-300)
+            top = r.max(axis=-1) / np.maximum(r.sum(axis=-1), 1e-300)
+            rows.append({"scale": scale, "wrt": name, "frob_mean": float(f.mean()),
+                         "frob_median": float(np.median(f)),
+                         "row_cv_mean": float(cv.mean()),
+                         "row_cv_se": float(cv.std(ddof=1) / math.sqrt(trials)),
+                         "top_row_share_mean": float(top.mean()), "uniform_share": 1.0 / n,
+                         "max_abs_err_vs_closed_form": err})
+        ratio = fq / np.maximum(fk, 1e-300)
+        rel = np.abs(fq - fk) / np.maximum(0.5 * (fq + fk), 1e-300)
+        rows.append({"scale": scale, "wrt": "ratio", "ratio_mean": float(ratio.mean()),
+                     "ratio_median": float(np.median(ratio)),
+                     "ratio_se": float(ratio.std(ddof=1) / math.sqrt(trials)),
+                     "rel_diff_mean": float(rel.mean()),
+                     "max_abs_err_vs_closed_form": err})
+        example[scale] = {"Q": rq[0].tolist(), "K": rk[0].tolist()}
+        pairs[scale] = {"Q": fq.tolist(), "K": fk.tolist()}
+        if progress is not None:
+            progress((k + 1) / len(scales))
+    return {"experiment": "qk_grads", "backend": "torch",
+            "params": {"n": n, "d_k": d_k, "trials": trials, "seed": seed, "scale": list(scales)},
+            "rows": rows, "example": example, "pairs": pairs}
+
+
+def _check(n: int, d_k: int, d_model: int) -> tuple[int, int, int]:
+    n = ex.check_n(n)
+    d_k = ex.check_dks([d_k])[0]
+    d_model = ex.check_dks([d_model])[0]
+    if n > 64:
+        raise InputError(f"n is at most 64 here (an n × n heatmap), got {n}")
+    return n, d_k, d_model
