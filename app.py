@@ -55,8 +55,9 @@ controls.begin_run()
 controls.seed_language()
 st.session_state["_ase_settings"] = controls.render_sidebar()
 navigation = st.navigation(build_pages())
-controls.show_notices()
+controls.open_notice_area()
 try:
     navigation.run()
 finally:
+    controls.show_notices()
     controls.sync_url()

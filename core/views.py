@@ -57,6 +57,44 @@ def defined_scales(scales: Sequence[str], dks: Sequence[int]) -> tuple[list[str]
     return ok, skipped
 
 
+def _defined(scale: str, d: int) -> bool:
+    try:
+        scale_factor(scale, d)
+    except InputError:
+        return False
+    return True
+
+
+def _grouped(run: Callable[[list[int], list[str]], dict[str, Any]], dks: Sequence[int],
+             scales: Sequence[str]) -> list[dict[str, Any]]:
+    """Rows of run(dks, scales), each scale over the d_k values where it is defined (log: d_k ≥ 2).
+
+    Scales defined on the same d_k values share one call. Rows are seeded per d_k, not per call,
+    so grouping does not change any number. Sorted by (d_k, order of `scales`).
+    """
+    if not scales:
+        raise InputError("give at least one scale")
+    groups: dict[tuple[int, ...], list[str]] = {}
+    for name in scales:
+        groups.setdefault(tuple(d for d in dks if _defined(name, d)), []).append(name)
+    rows: list[dict[str, Any]] = []
+    for group_dks, names in groups.items():
+        if group_dks:
+            rows += run(list(group_dks), names)["rows"]
+    order = {parse_scale(name).name: i for i, name in enumerate(scales)}
+    rows.sort(key=lambda r: (r["dk"], order.get(r["scale"], 0)))
+    return rows
+
+
+def _plan(dk: int, scales: Sequence[str]) -> tuple[list[int], list[str], list[str]]:
+    """(sweep d_k values, scales shown, scales undefined at the current d_k)."""
+    dks = sweep_dks(dk)
+    names = [parse_scale(x).name for x in scales]
+    if not names:
+        raise InputError("give at least one scale")
+    return dks, names, [x for x in names if not _defined(x, dk)]
+
+
 def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
     """The most trials (≤ trials, ≥ 1) whose estimated time fits the interactive budget."""
     if seconds_per_trial <= 0:
@@ -89,7 +127,8 @@ def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False)
 def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
     flops = sum(2.0 * n * n * d for d in dks)
     elem = 8.0 * n * n * len(dks) * max(1, n_scales) * 3
-    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)))
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)),
+                      budget_s=APP_BUDGET_S / 2)
 
 
 def _is_gpu(backend: str) -> bool:
@@ -114,22 +153,21 @@ def overview_summary(dk: int, n: int, scales: Sequence[str], trials: int, seed: 
     variance (score variance), saturation (max weight, entropy), gradients (median ‖∂L/∂q‖),
     and `at_dk`: the three numbers at the current d_k per scale ("scaling fixes it").
     """
-    dks = sweep_dks(dk)
-    ok, skipped = defined_scales(scales, dks)
-    if not ok:
-        raise InputError("no selected scale is defined for every d_k of the sweep")
+    dks, ok, skipped = _plan(dk, scales)
     gpu = _is_gpu(backend)
     n_var = variance_samples(trials, n, dks, gpu)
     n_sat = saturation_trials(trials, n, dks, len(ok), gpu)
     n_grad = gradient_trials(trials, n, dks, len(ok), gpu)
-    var = ex.variance(dks, ok, trials=n_var, seed=seed, backend=backend, dtype=dtype,
-                      progress=_progress_span(progress, 0.0, 0.2))
-    sat = ex.saturation(dks, n=n, scales=ok, trials=n_sat, seed=seed, backend=backend, dtype=dtype,
-                        progress=_progress_span(progress, 0.2, 0.7))
-    grad = ex.gradients(dks, n=n, scales=ok, trials=n_grad, seed=seed, backend=backend, dtype=dtype,
-                        progress=_progress_span(progress, 0.7, 1.0))
+    var = _grouped(lambda d, sc: ex.variance(d, sc, trials=n_var, seed=seed, backend=backend, dtype=dtype,
+                                             progress=_progress_span(progress, 0.0, 0.2)), dks, ok)
+    sat = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=n_sat, seed=seed, backend=backend,
+                                               dtype=dtype, progress=_progress_span(progress, 0.2, 0.7)),
+                   dks, ok)
+    grad = _grouped(lambda d, sc: ex.gradients(d, n=n, scales=sc, trials=n_grad, seed=seed, backend=backend,
+                                               dtype=dtype, progress=_progress_span(progress, 0.7, 1.0)),
+                    dks, ok)
     rows = []
-    for v, s, g in zip(var["rows"], sat["rows"], grad["rows"], strict=True):
+    for v, s, g in zip(var, sat, grad, strict=True):
         rows.append({"dk": v["dk"], "scale": v["scale"], "var_scaled": v["var_scaled"],
                      "theory_var_scaled": v["c"] ** 2 * v["theory_var"],
                      "max_weight_mean": s["max_weight_mean"], "entropy_mean": s["entropy_mean"],
@@ -179,21 +217,19 @@ def variance_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int
                   rho: float = 0.0, dist: str = "normal", backend: str = "numpy",
                   dtype: str = "float32", progress: Progress = None) -> dict[str, Any]:
     """Variance (and mean) of c·q·k vs d_k per scale, with theory and a 95 % band; plus the histogram."""
-    dks = sweep_dks(dk)
-    ok, skipped = defined_scales(scales, dks)
-    if not ok:
-        raise InputError("no selected scale is defined for every d_k of the sweep")
+    dks, ok, skipped = _plan(dk, scales)
     samples = variance_samples(trials, n, dks, _is_gpu(backend))
-    res = ex.variance(dks, ok, trials=samples, seed=seed, rho=rho, dist=dist, backend=backend,
-                      dtype=dtype, progress=progress)
+    res = _grouped(lambda d, sc: ex.variance(d, sc, trials=samples, seed=seed, rho=rho, dist=dist,
+                                             backend=backend, dtype=dtype, progress=progress), dks, ok)
     rows = []
-    for r in res["rows"]:
+    for r in res:
         c2 = r["c"] ** 2
         rows.append({**r, "theory_var_scaled": c2 * r["theory_var"],
                      "band_lo": max(r["var_scaled"] - 1.96 * r["var_scaled_se"], 1e-300),
                      "band_hi": r["var_scaled"] + 1.96 * r["var_scaled_se"],
                      "mean_scaled": r["c"] * r["mean_raw"], "theory_mean_scaled": r["c"] * r["theory_mean"]})
-    hist_scale = "sqrt" if "sqrt" in ok else ok[0]
+    defined = [x for x in ok if x not in skipped] or ["none"]
+    hist_scale = "sqrt" if "sqrt" in defined else defined[0]
     hist = score_samples(dk, hist_scale, min(samples, 20000), seed=seed, rho=rho, dist=dist)
     return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
             "skipped": skipped, "samples": samples, "hist": hist, "hist_scale": hist_scale}
@@ -259,14 +295,11 @@ def saturation_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: i
                     backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                     ) -> dict[str, Any]:
     """Saturation metrics vs d_k per scale (core.experiments.saturation) and their values at d_k."""
-    dks = sweep_dks(dk)
-    ok, skipped = defined_scales(scales, dks)
-    if not ok:
-        raise InputError("no selected scale is defined for every d_k of the sweep")
+    dks, ok, skipped = _plan(dk, scales)
     used = saturation_trials(trials, n, dks, len(ok), _is_gpu(backend))
-    res = ex.saturation(dks, n=n, scales=ok, trials=used, seed=seed, backend=backend, dtype=dtype,
-                        progress=progress)
-    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+    rows = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
+                                                dtype=dtype, progress=progress), dks, ok)
+    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
             "skipped": skipped, "trials": used, "ln_n": math.log(n)}
 
 
@@ -298,14 +331,11 @@ def gradient_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int
                   backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                   ) -> dict[str, Any]:
     """‖∂L/∂q‖ (median, mean) and median ‖J‖₂ vs d_k per scale (core.experiments.gradients)."""
-    dks = sweep_dks(dk)
-    ok, skipped = defined_scales(scales, dks)
-    if not ok:
-        raise InputError("no selected scale is defined for every d_k of the sweep")
+    dks, ok, skipped = _plan(dk, scales)
     used = gradient_trials(trials, n, dks, len(ok), _is_gpu(backend))
-    res = ex.gradients(dks, n=n, scales=ok, trials=used, seed=seed, backend=backend, dtype=dtype,
-                       progress=progress)
-    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+    rows = _grouped(lambda d, sc: ex.gradients(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
+                                               dtype=dtype, progress=progress), dks, ok)
+    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
             "skipped": skipped, "trials": used}
 
 
@@ -346,23 +376,21 @@ def precision_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: in
                    progress: Progress = None) -> dict[str, Any]:
     """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
     ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
-    dks = sweep_dks(dk)
-    ok, skipped = defined_scales(scales, dks)
-    if not ok:
-        raise InputError("no selected scale is defined for every d_k of the sweep")
+    dks, ok, skipped = _plan(dk, scales)
     used = precision_trials(trials, n, dks, len(ok))
-    res = ex.precision(dks, n=n, scales=ok, trials=used, seed=seed, progress=progress)
+    rows = _grouped(lambda d, sc: ex.precision(d, n=n, scales=sc, trials=used, seed=seed, progress=progress),
+                    dks, ok)
     crossings = []
     for s in ok:
-        fp16 = [r for r in res["rows"] if r["scale"] == s and r["dtype"] == "float16"]
+        fp16 = [r for r in rows if r["scale"] == s and r["dtype"] == "float16"]
         first_exp = next((r["dk"] for r in fp16 if r["max_logit"] > FP16_OVERFLOW_LOGIT), None)
         first_inf = next((r["dk"] for r in fp16 if r["max_logit"] > FP16_MAX), None)
         first_nan = next((r["dk"] for r in fp16 if r["naive_nonfinite_fraction"] > 0), None)
         crossings.append({"scale": s, "dk_exp_overflow": first_exp, "dk_logit_inf": first_inf,
                           "dk_naive_nan": first_nan})
     masks = {}
-    for r in res["rows"]:
+    for r in rows:
         masks.setdefault(r["dtype"], r["mask_value"])
-    return {"rows": res["rows"], "at_dk": [r for r in res["rows"] if r["dk"] == dk], "scales": ok,
+    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
             "skipped": skipped, "trials": used, "crossings": crossings, "mask": masks,
             "mask_value": ex.MASK_VALUE, "fp16_max": FP16_MAX, "fp16_overflow_logit": FP16_OVERFLOW_LOGIT}

@@ -1,5 +1,114 @@
+"""Why the dot product grows: Var(q·k) = d_k, histograms with theory, variance vs d_k, correlated q, k."""
+
+import altair as alt
+import pandas as pd
 import streamlit as st
 
+from core import views
+from core.sampling import DISTRIBUTIONS
+from pages.ui.charts import (
+    SMALL_HEIGHT,
+    WIDTH,
+    dk_axis,
+    dk_rule,
+    fmt_num,
+    run_with_progress,
+    scale_colours,
+    scale_label,
+    show_chart,
+    what_to_notice,
+    with_scale_labels,
+)
+from pages.ui.controls import page_select, page_slider, settings
 from pages.ui.i18n import t
 
-st.title(t("variance.nav"))
+s = settings()
+st.title(t("variance.title"))
+st.markdown(t("variance.claim"))
+st.latex(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,"
+         r"\qquad k=\rho\,q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;"
+         r"\mathbb{E}[q\cdot k]=\rho\,d_k,\;\operatorname{Var}(q\cdot k)=d_k(1+\rho^2)")
+
+c1, c2 = st.columns(2)
+rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key="variance.rho_help",
+                  container=c1)
+dist = page_select("var_dist", "variance.dist", DISTRIBUTIONS, "normal", option_prefix="variance.dist",
+                   container=c2)
+
+view = run_with_progress(views.variance_view, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
+                         rho=rho, dist=dist, backend=s.backend, dtype=s.dtype)
+if view is not None:
+    for name in view["skipped"]:
+        st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
+    at = view["at_dk"]
+    if at:
+        cols = st.columns(2 + len(at))
+        cols[0].metric(t("variance.metric.var_raw"), fmt_num(at[0]["var_raw"]))
+        cols[1].metric(t("variance.metric.theory"), fmt_num(at[0]["theory_var"]))
+    for col, row in zip(cols[2:] if at else [], at, strict=True):
+        label = t("variance.metric.var_scaled", scale=scale_label(row["scale"]))
+        col.metric(label, fmt_num(row["var_scaled"]))
+
+    # Histograms: raw and scaled side by side, each with its normal approximation.
+    hist = pd.DataFrame(view["hist"]["rows"])
+    hist_label = scale_label(view["hist_scale"])
+    panels = []
+    for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
+        base = alt.Chart(hist[hist["kind"] == kind])
+        bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
+            x=alt.X("x0:Q", title=x_title), x2="x1:Q",
+            y=alt.Y("density:Q", title=t("variance.hist.density")),
+            tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),
+                     alt.Tooltip("x1:Q", format=".3g", title="<"),
+                     alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
+                     alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
+        line = base.mark_line(color="#000000", strokeWidth=2).encode(x="x:Q", y="theory:Q")
+        panels.append(alt.layer(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
+    hist_chart = alt.hconcat(*panels).properties(
+        title=alt.TitleParams(t("variance.hist.title", dk=s.dk, scale=hist_label), anchor="start"))
+    show_chart(hist_chart, hist, "variance-histogram")
+    st.caption(t("variance.hist.caption", samples=view["hist"]["samples"]))
+
+    df = with_scale_labels(view["rows"])
+    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(view["scales"]),
+                       legend=alt.Legend(orient="bottom", columns=3, labelLimit=260))
+    left, right = st.columns(2, gap="medium")
+    with left:
+        base = alt.Chart(df).encode(x=dk_axis(), color=colour)
+        y = alt.Y("var_scaled:Q", title=t("variance.sweep.y"), scale=alt.Scale(type="log"))
+        tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                alt.Tooltip("dk:Q", title="d_k"),
+                alt.Tooltip("var_scaled:Q", format=".4g", title=t("variance.measured")),
+                alt.Tooltip("theory_var_scaled:Q", format=".4g", title=t("variance.theory"))]
+        chart = alt.layer(
+            base.mark_area(opacity=0.18).encode(y=alt.Y("band_lo:Q", title=t("variance.sweep.y"),
+                                                        scale=alt.Scale(type="log")), y2="band_hi:Q"),
+            base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_var_scaled:Q")),
+            base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
+            dk_rule(s.dk),
+        ).properties(width=WIDTH, height=300,
+                     title=alt.TitleParams(t("variance.sweep.title"), anchor="start"))
+        show_chart(chart, df[["dk", "scale", "var_raw", "var_raw_se", "var_scaled", "theory_var_scaled",
+                              "band_lo", "band_hi"]], "variance-sweep")
+        st.caption(t("variance.sweep.caption"))
+    with right:
+        if rho > 0:
+            base = alt.Chart(df).encode(x=dk_axis(), color=colour)
+            y = alt.Y("mean_scaled:Q", title=t("variance.mean.y"), scale=alt.Scale(type="log"))
+            tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                    alt.Tooltip("dk:Q", title="d_k"),
+                    alt.Tooltip("mean_scaled:Q", format=".4g", title=t("variance.measured")),
+                    alt.Tooltip("theory_mean_scaled:Q", format=".4g", title=t("variance.theory"))]
+            chart = alt.layer(
+                base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_mean_scaled:Q")),
+                base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
+                dk_rule(s.dk),
+            ).properties(width=WIDTH, height=300,
+                         title=alt.TitleParams(t("variance.mean.title", rho=f"{rho:g}"), anchor="start"))
+            show_chart(chart, df[["dk", "scale", "mean_raw", "mean_scaled", "theory_mean_scaled"]],
+                       "variance-mean")
+            st.caption(t("variance.mean.caption"))
+        else:
+            st.info(t("variance.mean.zero"), icon=":material/tune:")
+            st.caption(t("variance.mean.caption"))
+    what_to_notice("variance.notice")

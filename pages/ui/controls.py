@@ -22,7 +22,7 @@ import streamlit as st
 from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
-from pages.ui.i18n import LANG_NAMES, LANGS, locale_lang, t
+from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
 
 DK_RANGE = (1, 4096)
 N_RANGE = (2, 1024)
@@ -38,6 +38,7 @@ DEFAULTS: dict[str, Any] = {
 
 _URL = "_ase_url"          # {param: text} wanted in the URL at the end of this run
 _NOTICES = "_ase_notices"  # notices raised while reading the URL in this run
+_BOX = "_ase_notice_box"   # the container above the page that shows them
 
 
 @dataclass(frozen=True)
@@ -153,10 +154,16 @@ def _notice(param: str, raw: str, value: Any, problem: str) -> None:
     st.session_state.setdefault(_NOTICES, []).append(msg)
 
 
+def open_notice_area() -> None:
+    """Reserve the place above the page where this run's URL corrections will appear."""
+    st.session_state[_BOX] = st.container()
+
+
 def show_notices() -> None:
-    """Show this run's URL corrections (once, where called; app.py calls it above the page)."""
+    """Show this run's URL corrections (shared and page-specific) in the reserved area, once."""
+    box = st.session_state.get(_BOX) or st
     for msg in st.session_state.get(_NOTICES, []):
-        st.warning(msg, icon=":material/link:")
+        box.warning(msg, icon=":material/link:")
     st.session_state[_NOTICES] = []
 
 
@@ -228,6 +235,7 @@ def render_sidebar() -> Settings:
     _seed("dtype", lambda raw: parse_choice(raw, DTYPES, d["dtype"]))
 
     sb = st.sidebar
+    lang = current_lang()  # format functions may run outside this script run: bind the language now
     sb.selectbox(t("common.lang.label"), LANGS, key="lang", format_func=LANG_NAMES.__getitem__)
     sb.subheader(t("common.sidebar.header"), help=t("common.sidebar.help"))
     st.session_state["dk_pow2"] = nearest_power_of_two(st.session_state["dk"])
@@ -235,7 +243,7 @@ def render_sidebar() -> Settings:
     sb.number_input(t("common.dk.exact"), min_value=DK_RANGE[0], max_value=DK_RANGE[1], step=1, key="dk")
     sb.slider(t("common.n.label"), min_value=N_RANGE[0], max_value=N_RANGE[1], step=1, key="n")
     sb.multiselect(t("common.scales.label"), SCALE_OPTIONS, key="scales",
-                   format_func=lambda s: t(f"common.scale.{s}"))
+                   format_func=lambda s: text_for(f"common.scale.{s}", lang))
     chosen = list(st.session_state["scales"])
     if "power" in chosen:
         sb.slider(t("common.power_a.label"), min_value=POWER_RANGE[0], max_value=POWER_RANGE[1],
@@ -246,7 +254,7 @@ def render_sidebar() -> Settings:
         st.number_input(t("common.seed.label"), min_value=SEED_RANGE[0], max_value=SEED_RANGE[1],
                         step=1, key="seed")
         st.selectbox(t("common.backend.label"), BACKENDS, key="backend",
-                     format_func=lambda b: t(f"common.backend.{b}"))
+                     format_func=lambda b: text_for(f"common.backend.{b}", lang))
         st.selectbox(t("common.dtype.label"), DTYPES, key="dtype")
         backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
         st.caption(t("common.device", device=device_text(backend)))
@@ -293,8 +301,26 @@ def settings() -> Settings:
     """The shared settings of this run (app.py rendered the sidebar before the page runs)."""
     s = st.session_state.get("_ase_settings")
     if s is None:
-        raise RuntimeError("settings() needs app.py to render the sidebar first (run the app via app.py)")
+        _rerun_through_app()
     return s
+
+
+def _rerun_through_app() -> None:
+    """A page ran without app.py: the first run of a fresh server at a deep link (/variance).
+
+    Streamlit decides before app.py runs whether to treat pages/ as a legacy (v1) multipage
+    folder; it does so while no st.navigation call has been seen, and then runs the page file
+    directly. Switch that off (st.navigation would, one run later) and rerun, so app.py renders
+    the sidebar and routes to the same url_path.
+    """
+    try:
+        from streamlit.runtime.pages_manager import PagesManager
+    except ImportError as exc:  # pragma: no cover - internal API moved
+        raise RuntimeError("run the app with `streamlit run app.py`") from exc
+    if PagesManager.uses_pages_directory is False:
+        raise RuntimeError("settings() needs app.py to render the sidebar first (run the app via app.py)")
+    PagesManager.uses_pages_directory = False
+    st.rerun()
 
 
 # ---------------------------------------------------------------- page-specific controls
@@ -336,7 +362,8 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
     if st.session_state[key] not in options:  # options depend on other settings
         st.session_state[key] = default
     where = container or st
-    fmt = (lambda o: t(f"{option_prefix}.{o}")) if option_prefix else str
+    lang = current_lang()
+    fmt = (lambda o: text_for(f"{option_prefix}.{o}", lang)) if option_prefix else str
     where.radio(t(label_key), options, key=key, format_func=fmt, horizontal=horizontal,
                 help=t(help_key) if help_key else None)
     value = st.session_state[key]

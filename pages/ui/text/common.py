@@ -1,5 +1,6 @@
 """Strings shared by the shell, the sidebar, the charts and the notices."""
 
+
 TEXT: dict[str, dict[str, str]] = {
     # shell
     "common.app_title": {"en": "Attention Scale Explorer", "zh": "注意力缩放探索器"},

@@ -1,5 +1,6 @@
 """Overview page strings."""
 
+
 TEXT: dict[str, dict[str, str]] = {
     "overview.nav": {"en": "Overview", "zh": "概览"},
     "overview.title": {"en": "Why attention divides by √d_k", "zh": "注意力为什么要除以 √d_k"},

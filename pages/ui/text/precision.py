@@ -1,5 +1,59 @@
 """Precision page strings."""
+# ruff: noqa: E501  (prose: translation lines are as long as their sentences)
 
 TEXT: dict[str, dict[str, str]] = {
     "precision.nav": {"en": "Precision", "zh": "数值精度"},
+    "precision.title": {"en": "Large logits break low-precision softmax", "zh": "过大的 logit 会让低精度 softmax 出错"},
+    "precision.claim": {
+        "en": "float16 cannot hold numbers above 65504, so exp(s) overflows to ∞ once a logit s exceeds "
+              "ln 65504 ≈ 11.09. A naive softmax exp(s)/Σexp(s) then returns ∞/∞ = NaN. The stable softmax "
+              "subtracts the row maximum first, so every exponent is ≤ 0. Unscaled logits reach 11.09 at "
+              "small d_k; scaled ones stay far below it.",
+        "zh": "float16 无法表示大于 65504 的数，所以 logit s 超过 ln 65504 ≈ 11.09 时 exp(s) 溢出为 ∞。"
+              "朴素 softmax exp(s)/Σexp(s) 于是得到 ∞/∞ = NaN。稳定版 softmax 先减去该行最大值，所有指数都 ≤ 0。"
+              "不缩放的 logit 在 d_k 很小时就会超过 11.09；缩放后的 logit 则远低于它。",
+    },
+    "precision.metric.max_logit": {"en": "largest |logit|, {scale}", "zh": "最大 |logit|，{scale}"},
+    "precision.metric.naive": {"en": "NaN rows, naive fp16, {scale}", "zh": "NaN 行比例，朴素 fp16，{scale}"},
+    "precision.metric.stable": {"en": "NaN rows, stable fp16, {scale}", "zh": "NaN 行比例，稳定 fp16，{scale}"},
+    "precision.metrics_caption": {
+        "en": "At d_k = {dk}, n = {n}, over {rows} rows ({trials} trials × n). Logits are formed in float32 and rounded to the dtype, as a model's are.",
+        "zh": "d_k = {dk}、n = {n} 时，基于 {rows} 行（{trials} 次试验 × n）。logit 先在 float32 中计算，再舍入到目标类型，与模型中的做法相同。",
+    },
+    "precision.logit.title": {"en": "Largest |logit| vs d_k", "zh": "最大 |logit| 随 d_k 的变化"},
+    "precision.logit.y": {"en": "largest |c·q·k| over all rows", "zh": "所有行中最大的 |c·q·k|"},
+    "precision.logit.exp_line": {"en": "ln 65504 ≈ 11.09: exp overflows in fp16", "zh": "ln 65504 ≈ 11.09：fp16 中 exp 溢出"},
+    "precision.logit.max_line": {"en": "65504: the fp16 logit itself is ∞", "zh": "65504：fp16 中 logit 本身变为 ∞"},
+    "precision.nan.title": {"en": "Rows that become NaN/∞ vs d_k", "zh": "变成 NaN/∞ 的行比例随 d_k 的变化"},
+    "precision.nan.y": {"en": "fraction of rows with NaN/∞", "zh": "含 NaN/∞ 的行比例"},
+    "precision.method": {"en": "softmax", "zh": "softmax 实现"},
+    "precision.method.naive": {"en": "naive exp(s)/Σexp(s)", "zh": "朴素 exp(s)/Σexp(s)"},
+    "precision.method.stable": {"en": "stable (max subtracted)", "zh": "稳定（先减最大值）"},
+    "precision.nan.caption": {
+        "en": "One panel per dtype. bfloat16 and float32 share float32's exponent range (max ≈ 3.4·10³⁸), so their naive softmax overflows only past ln(max) ≈ 88.7; bfloat16 pays instead in resolution: {bf16_res} near the largest logit at d_k = {dk}.",
+        "zh": "每个面板对应一种数据类型。bfloat16 与 float32 的指数范围相同（最大约 3.4·10³⁸），朴素 softmax 要到 ln(max) ≈ 88.7 才溢出；"
+              "bfloat16 付出的代价是分辨率：d_k = {dk} 时最大 logit 附近的间隔为 {bf16_res}。",
+    },
+    "precision.cross.title": {"en": "Where each scale crosses the fp16 limits (float16, this sweep)", "zh": "各缩放方式越过 fp16 界限的位置（float16，本次扫描）"},
+    "precision.cross.scale": {"en": "scale", "zh": "缩放"},
+    "precision.cross.exp": {"en": "first d_k with |logit| > 11.09", "zh": "|logit| > 11.09 的最小 d_k"},
+    "precision.cross.inf": {"en": "first d_k with |logit| > 65504", "zh": "|logit| > 65504 的最小 d_k"},
+    "precision.cross.nan": {"en": "first d_k with NaN rows (naive)", "zh": "出现 NaN 行的最小 d_k（朴素）"},
+    "precision.cross.never": {"en": "not up to 4096", "zh": "4096 以内未出现"},
+    "precision.mask.title": {"en": "The −1e9 mask", "zh": "−1e9 掩码"},
+    "precision.mask.intro": {
+        "en": "Code written for float32 often masks with −1e9. Rounded to each dtype it becomes:",
+        "zh": "为 float32 编写的代码常用 −1e9 作掩码。舍入到各数据类型后变为：",
+    },
+    "precision.mask.metric": {"en": "−1e9 in {dtype}", "zh": "{dtype} 中的 −1e9"},
+    "precision.mask.explain": {
+        "en": "In float16 −1e9 overflows to −∞. exp(−∞) = 0 is harmless while one key in the row survives, but a fully masked row (padding) gives −∞ − (−∞) = NaN even in the stable softmax. Use torch.finfo(dtype).min or handle all-masked rows explicitly.",
+        "zh": "在 float16 中 −1e9 溢出为 −∞。只要一行中还有一个键未被屏蔽，exp(−∞) = 0 并无害处；但整行都被屏蔽（填充位置）时，"
+              "即使稳定版 softmax 也会得到 −∞ − (−∞) = NaN。应使用 torch.finfo(dtype).min，或专门处理整行被屏蔽的情况。",
+    },
+    "precision.notice": {
+        "en": "The naive fp16 curve for the unscaled logits jumps to 100 % NaN rows at small d_k, long before the logit itself overflows; the stable softmax stays at 0 until the logits themselves become ∞. Scaling by 1/√d_k keeps the logits near √(2 ln(rows)) — far below 11.09 — at every d_k. FlashAttention keeps the running max and sum in fp32 for the same reason.",
+        "zh": "不缩放时，朴素 fp16 曲线在 d_k 很小时就跳到 100% 的 NaN 行，远早于 logit 本身溢出；稳定版 softmax 在 logit 本身变成 ∞ 之前一直为 0。"
+              "除以 √d_k 后，任何 d_k 下 logit 都保持在 √(2 ln(行数)) 附近，远低于 11.09。FlashAttention 出于同样的原因用 fp32 保存运行中的最大值与和。",
+    },
 }
