@@ -54,10 +54,13 @@ st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functi
 controls.begin_run()
 controls.seed_language()
 st.session_state["_ase_settings"] = controls.render_sidebar()
-navigation = st.navigation(build_pages())
+sections = build_pages()
+st.session_state["_ase_pages"] = [page for pages in sections.values() for page in pages]
+navigation = st.navigation(sections)
 controls.open_notice_area()
 try:
     navigation.run()
 finally:
     controls.show_notices()
     controls.sync_url()
+    controls.end_run()

@@ -297,6 +297,13 @@ def device_text(backend: str) -> str:
     return t("common.device.cupy", gpu=info.removeprefix("CuPy on "))
 
 
+def end_run() -> None:
+    """Called by app.py after the page: settings are valid for one run only, so a page that ever
+    runs without app.py (see _rerun_through_app) notices it instead of reading stale values."""
+    st.session_state["_ase_last_settings"] = st.session_state.get("_ase_settings")
+    st.session_state["_ase_settings"] = None
+
+
 def settings() -> Settings:
     """The shared settings of this run (app.py rendered the sidebar before the page runs)."""
     s = st.session_state.get("_ase_settings")

@@ -54,7 +54,8 @@ TEXT: dict[str, dict[str, str]] = {
     "gradients.check.abs": {"en": "max |analytic − autograd|", "zh": "max |解析 − 自动求导|"},
     "gradients.check.rel": {"en": "relative difference", "zh": "相对差"},
     "gradients.check.norm": {"en": "‖∂L/∂q‖ (analytic)", "zh": "‖∂L/∂q‖（解析）"},
-    "gradients.check.ok": {"en": "They agree to {digits} significant digits.", "zh": "两者在 {digits} 位有效数字上一致。"},
+    "gradients.check.ok": {"en": "They agree within float64 rounding: every |difference| ≤ {tol}.",
+                           "zh": "两者在 float64 舍入误差范围内一致：每个分量的 |差| ≤ {tol}。"},
     "gradients.check.bad": {"en": "They differ more than rounding allows.", "zh": "两者的差异超出舍入误差。"},
     "gradients.check.zero": {
         "en": "The gradient is exactly zero in float64 here: the softmax is saturated beyond double precision.",

@@ -1,0 +1,130 @@
+"""Every page under AppTest: defaults, Chinese, extremes and malformed values from the URL.
+
+Each run must finish without an exception, and one displayed metric must equal what core
+computes for the same settings (formatted the way the page formats it).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from conftest import MY_PAGES, run_page
+
+from core import experiments as ex
+from core import views
+from pages.ui.charts import fmt_num, fmt_pct
+from pages.ui.i18n import text_for
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def scale_text(name: str, lang: str) -> str:
+    kind, _, param = name.partition(":")
+    if kind == "power":
+        return text_for("common.scale.power_a", lang).format(a=param)
+    return text_for(f"common.scale.{kind}", lang)
+
+
+def at_dk(result: dict, dk: int) -> dict:
+    return next(r for r in result["rows"] if r["dk"] == dk)
+
+
+def expected_metric(page: str, s) -> tuple[str, str] | None:
+    """(label, value) of one metric the page shows, recomputed from core for settings `s`.
+
+    Core is called over the page's own d_k sweep: a row's random stream depends on the chunk
+    size, which core derives from the largest d_k of the call (see the final report).
+    """
+    ok = [x for x in s.scales if views._defined(x, s.dk)]
+    if not ok:
+        return None
+    name, lang = ok[-1], s.lang
+    dks = [d for d in views.sweep_dks(s.dk) if views._defined(name, d)]
+    common = {"seed": s.seed, "backend": s.backend, "dtype": s.dtype}
+    if page == "overview":
+        trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
+        row = at_dk(ex.gradients(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
+        return text_for("overview.metric.grad", lang), fmt_num(row["grad_q_norm_median"])
+    if page == "variance":
+        samples = views.variance_samples(s.trials, s.n, dks)
+        row = at_dk(ex.variance(dks, [name], trials=samples, **common), s.dk)
+        return text_for("variance.metric.var_raw", lang), fmt_num(row["var_raw"])
+    if page == "saturation":
+        trials = views.saturation_trials(s.trials, s.n, dks, len(s.scales))
+        row = at_dk(ex.saturation(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
+        return text_for("saturation.metric.entropy", lang), fmt_num(row["entropy_mean"])
+    if page == "gradients":
+        trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
+        row = at_dk(ex.gradients(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
+        label = text_for("gradients.metric.median", lang).format(scale=scale_text(name, lang))
+        return label, fmt_num(row["grad_q_norm_median"])
+    if page == "precision":
+        trials = views.precision_trials(s.trials, s.n, dks, len(s.scales))
+        rows = ex.precision(dks, n=s.n, scales=[name], trials=trials, seed=s.seed)["rows"]
+        row = next(r for r in rows if r["dtype"] == "float16" and r["dk"] == s.dk)
+        label = text_for("precision.metric.naive", lang).format(scale=scale_text(name, lang))
+        return label, fmt_pct(row["naive_nonfinite_fraction"])
+    raise AssertionError(page)
+
+
+def check_page(at, page: str) -> None:
+    assert not at.exception, [e.value for e in at.exception]
+    s = at.session_state["_ase_last_settings"]
+    expected = expected_metric(page, s)
+    if expected is None:
+        return
+    label, value = expected
+    shown = [m.value for m in at.metric if m.label == label]
+    assert shown, f"no metric labelled {label!r}; shown: {[m.label for m in at.metric]}"
+    assert value in shown, f"{label}: page shows {shown}, core computes {value}"
+
+
+@pytest.mark.parametrize("page", MY_PAGES)
+def test_page_at_defaults_in_english(page):
+    at = run_page(page, {"lang": "en"})
+    check_page(at, page)
+    assert at.title[0].value == text_for(f"{page}.title", "en")
+    assert not at.warning, [w.value for w in at.warning]
+
+
+@pytest.mark.parametrize("page", MY_PAGES)
+def test_page_in_chinese_has_chinese_title_metrics_and_captions(page):
+    at = run_page(page, {"lang": "zh"})
+    check_page(at, page)
+    assert at.title[0].value == text_for(f"{page}.title", "zh")
+    for metric in at.metric:
+        assert CJK.search(metric.label) or not re.search(r"[A-Za-z]{5,}", metric.label.replace("float", "")), \
+            f"English metric label on the Chinese page: {metric.label!r}"
+    assert all(CJK.search(c.value) for c in at.caption if re.search(r"[A-Za-z]{4,} [A-Za-z]{4,}", c.value)), \
+        "English caption on the Chinese page"
+
+
+@pytest.mark.parametrize("page", MY_PAGES)
+def test_page_at_the_small_extreme(page):
+    at = run_page(page, {"dk": "1", "n": "2", "scales": "none,sqrt,log"})
+    check_page(at, page)
+    s = at.session_state["_ase_last_settings"]
+    assert (s.dk, s.n) == (1, 2)
+    if page != "overview":
+        assert any("d_k = 1" in c.value for c in at.caption), "log at d_k = 1 is not explained"
+
+
+@pytest.mark.parametrize("page", MY_PAGES)
+def test_page_at_the_large_extreme(page):
+    at = run_page(page, {"dk": "4096", "n": "1024", "lang": "zh"})
+    check_page(at, page)
+    s = at.session_state["_ase_last_settings"]
+    assert (s.dk, s.n) == (4096, 1024)
+
+
+@pytest.mark.parametrize("page", MY_PAGES)
+def test_page_with_malformed_and_out_of_range_url_values(page):
+    at = run_page(page, {"dk": "9999", "n": "abc", "scales": "bogus", "trials": "-3", "seed": "1.5",
+                         "backend": "tpu", "lang": "en"})
+    check_page(at, page)
+    s = at.session_state["_ase_last_settings"]
+    assert (s.dk, s.n, s.scales, s.trials, s.seed, s.backend) == (4096, 32, ["none", "sqrt"], 10, 0, "numpy")
+    notices = " ".join(w.value for w in at.warning)
+    for param in ("dk=9999", "n=abc", "scales=bogus", "trials=-3", "seed=1.5", "backend=tpu"):
+        assert param in notices, f"no notice for {param}: {notices}"

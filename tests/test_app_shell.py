@@ -1,0 +1,85 @@
+"""The shell (app.py): navigation, shared controls bound to the URL, language choice."""
+
+from __future__ import annotations
+
+from conftest import ROOT, run_page
+
+from pages.ui import controls
+
+
+def settings_of(at) -> controls.Settings:
+    return at.session_state["_ase_last_settings"]
+
+
+def nav_pages(at) -> list[str]:
+    """url_paths of the pages st.navigation registered in the last run."""
+    return sorted(p.url_path or "overview" for p in at.session_state["_ase_pages"])  # default page: ""
+
+
+def test_navigation_lists_exactly_the_table_pages_that_exist():
+    at = run_page("overview")
+    assert not at.exception
+    from test_i18n import page_table
+
+    expected = sorted(url for file, url, *_ in page_table() if (ROOT / file).is_file())
+    assert nav_pages(at) == expected
+    assert "ui" not in expected and "__init__" not in expected
+
+
+def test_language_defaults_to_the_browser_locale():
+    at = run_page("overview", locale="zh-CN")
+    assert at.session_state["lang"] == "zh"
+    assert at.title[0].value == "注意力为什么要除以 √d_k"
+    at = run_page("overview", locale="en-US")
+    assert at.session_state["lang"] == "en"
+
+
+def test_url_language_wins_over_the_locale():
+    at = run_page("overview", {"lang": "en"}, locale="zh-CN")
+    assert at.session_state["lang"] == "en"
+
+
+def test_url_values_restore_the_shared_settings():
+    at = run_page("overview", {"dk": "100", "n": "7", "scales": "none,linear,power:0.25", "trials": "30",
+                               "seed": "5", "dtype": "float64", "backend": "numpy"})
+    assert not at.exception and not at.warning
+    s = settings_of(at)
+    assert (s.dk, s.n, s.trials, s.seed, s.dtype, s.backend) == (100, 7, 30, 5, "float64", "numpy")
+    assert s.scales == ["none", "linear", "power:0.25"]
+    assert at.session_state["dk_pow2"] == 128  # the power-of-two slider shows the nearest power
+
+
+def test_the_url_is_written_back_with_only_non_default_values():
+    at = run_page("variance", {"dk": "256", "var_rho": "0.5"})
+    assert not at.exception
+    assert at.session_state["_ase_url"] == {"dk": "256", "var_rho": "0.5"}
+
+
+def test_moving_the_power_of_two_slider_sets_dk():
+    at = run_page("overview")
+    at.select_slider(key="dk_pow2").set_value(512).run()
+    assert not at.exception
+    assert settings_of(at).dk == 512
+    assert at.session_state["_ase_url"]["dk"] == "512"
+
+
+def test_no_scale_selected_falls_back_to_sqrt_with_a_notice():
+    at = run_page("overview")
+    at.multiselect(key="scales").set_value([]).run()
+    assert not at.exception
+    assert settings_of(at).scales == ["sqrt"]
+    assert at.sidebar.warning
+
+
+def test_parsers_clamp_and_default():
+    assert controls.parse_int("5000", 1, 4096, 64) == (4096, "clamped")
+    assert controls.parse_int("0", 1, 4096, 64) == (1, "clamped")
+    assert controls.parse_int("1e2", 1, 4096, 64) == (100, None)
+    assert controls.parse_int("nan", 1, 4096, 64) == (64, "malformed")
+    assert controls.parse_int("2.5", 1, 4096, 64) == (64, "malformed")
+    assert controls.parse_float("inf", 0, 1, 0.5) == (0.5, "malformed")
+    assert controls.parse_choice("NumPy", ("auto", "numpy"), "auto") == ("numpy", None)
+    assert controls.parse_scales("sqrt,,LOG", ("none",), 0.5) == (["sqrt", "log"], 0.5, None)
+    assert controls.parse_scales("power:9", ("none",), 0.5) == (["power"], 2.0, "clamped")
+    assert controls.parse_scales("const:2", ("none",), 0.5) == (["none"], 0.5, "malformed")
+    assert controls.nearest_power_of_two(100) == 128 and controls.nearest_power_of_two(1) == 1
