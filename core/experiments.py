@@ -188,7 +188,15 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
         for start in range(0, trials, chunk):
             t = min(chunk, trials - start)
             raw = _raw_scores(rng, t, n, d, rho, dist, be.dtype)
+            if be.is_gpu:  # fused scores → softmax → row statistics (core/kernels/softmax_stats.cu)
+                from core import gpu
+
+                fused = gpu.row_stats_or_none(raw, [scale_factor(s, d) for s in scale_list])
             for s in scale_list:
+                if be.is_gpu and fused is not None:  # None: kernel unavailable, reference path below
+                    pmax, H = fused.pop(0)
+                    acc[s.name].add(be.asnumpy(pmax).ravel(), be.asnumpy(H).ravel())
+                    continue
                 S = raw * raw.dtype.type(scale_factor(s, d))
                 pmax, H = entropy_from_scores(S)
                 acc[s.name].add(be.asnumpy(pmax).ravel(), be.asnumpy(H).ravel())
@@ -278,6 +286,14 @@ def gradients(dks: Sequence[int], n: int = 10, scales: Sequence[str | Scale] = (
             draws = _grad_draws(rng, t, n, d, dist, be.dtype)
             for s in scale_list:
                 c = scale_factor(s, d)
+                if be.is_gpu:  # fused softmax → J g → ‖∂L/∂q‖ (core/kernels/softmax_backward.cu)
+                    from core import gpu
+
+                    fused = gpu.grad_norm_or_none(draws, c)
+                    if fused is not None:
+                        norms[s.name].append(be.asnumpy(fused[0]))
+                        jnorms[s.name].append(be.asnumpy(jacobian_spectral_norm(fused[1])))
+                        continue
                 gn, p = draws.grad_norm(c)
                 norms[s.name].append(be.asnumpy(gn))
                 jnorms[s.name].append(be.asnumpy(jacobian_spectral_norm(p)))
@@ -598,6 +614,15 @@ def bench(ns: Sequence[int], ds: Sequence[int] = (64,), bh: int = 1, seed: int =
             rng = be.rng(sub_seed(seed, 6, n, d, bh))
             Q, K, V = (draw(rng, (bh, n, d), "normal", be.dtype) for _ in range(3))
             c = 1.0 / math.sqrt(d)
+            if be.is_gpu:  # fused kernel vs torch SDPA vs cuBLAS, fp32 and fp16, CUDA events
+                from core import gpu
+
+                gpu_rows = gpu.bench_rows_or_none(Q, K, V, c, repeats)
+                if gpu_rows is not None:
+                    rows += gpu_rows
+                    k += 1
+                    _tick(progress, k, len(ns) * len(ds))
+                    continue
             tq, tk, tv = (torch.as_tensor(x, device=device) for x in (Q, K, V))
             sync = torch.cuda.synchronize if be.is_gpu else (lambda: None)
             def both_sync(sync: Callable[[], None] = sync) -> None:

@@ -1,0 +1,122 @@
+"""Our CUDA kernels on a GPU: each against its NumPy twin on odd sizes, against torch SDPA, and the
+experiments on CuPy against the reference path and NumPy. Skipped where there is no GPU.
+
+The checks themselves live in core/kernels/gpu_check.py (the same ones `python -m
+core.kernels.gpu_check` runs before its benchmark); tolerances per dtype are listed there.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+
+import numpy as np
+import pytest
+
+from core import gpu
+from core.backend import cupy_available
+from core.kernels import gpu_check as gc
+
+pytestmark = [pytest.mark.gpu,
+              pytest.mark.skipif(not cupy_available(), reason="no CUDA GPU / CuPy not installed")]
+
+NS, DS = gc.SIZES_N, gc.SIZES_D
+
+
+def _ok(check: gc.Check | None) -> None:
+    if check is None:
+        pytest.skip("torch has no CUDA in this environment")
+    assert check.ok, f"{check.name}: error {check.err:.3g} × tolerance {check.detail}"
+
+
+@pytest.mark.parametrize("source", sorted(gpu.SOURCES))
+def test_every_kernel_source_compiles_with_nvrtc(source: str) -> None:
+    assert set(gpu.kernels(source)) == set(gpu.SOURCES[source])
+
+
+@pytest.mark.parametrize("version", [1, 2])
+@pytest.mark.parametrize("n", NS)
+def test_row_stats_matches_twin(n: int, version: int) -> None:
+    _ok(gc.check_row_stats(n, version))
+
+
+@pytest.mark.parametrize("dtype", gpu.ATTENTION_DTYPES)
+@pytest.mark.parametrize("d", DS)
+@pytest.mark.parametrize("n", NS)
+def test_attention_matches_twin(n: int, d: int, dtype: str) -> None:
+    _ok(gc.check_attention(2, n, d, dtype))
+
+
+@pytest.mark.parametrize("dtype", gpu.ATTENTION_DTYPES)
+@pytest.mark.parametrize("d", [1, 3, 64, 128])
+@pytest.mark.parametrize("n", NS)
+def test_simt_attention_matches_twin(n: int, d: int, dtype: str) -> None:
+    _ok(gc.check_attention(2, n, d, dtype, version="simt"))
+
+
+@pytest.mark.parametrize("d", [64, 128])
+@pytest.mark.parametrize("n", NS)
+def test_tf32_attention_matches_twin_at_tf32_tolerance(n: int, d: int) -> None:
+    _ok(gc.check_attention(1, n, d, "float32", split=1))
+
+
+@pytest.mark.parametrize("dtype", gpu.ATTENTION_DTYPES)
+@pytest.mark.parametrize(("n", "d"), [(1, 64), (33, 3), (1000, 64), (1000, 128), (4097, 256)])
+def test_attention_matches_torch_sdpa(n: int, d: int, dtype: str) -> None:
+    _ok(gc.check_attention_torch(2, n, d, dtype))
+
+
+@pytest.mark.parametrize("softmax", [False, True])
+@pytest.mark.parametrize("fast", [False, True])
+@pytest.mark.parametrize(("n", "m", "dh"), [(1, 1, 1), (2, 2, 3), (31, 31, 64), (33, 33, 256),
+                                            (1000, 1000, 128), (33, 4097, 64), (4097, 33, 256),
+                                            (4097, 4097, 1)])
+def test_additive_matches_twin(n: int, m: int, dh: int, fast: bool, softmax: bool) -> None:
+    _ok(gc.check_additive(n, m, dh, fast, softmax))
+
+
+@pytest.mark.parametrize("scaled", [False, True])
+@pytest.mark.parametrize("d", DS)
+@pytest.mark.parametrize("n", NS)
+def test_grad_norms_match_twin(n: int, d: int, scaled: bool) -> None:
+    _ok(gc.check_grad_norms(16, n, d, 1.0 / math.sqrt(d) if scaled else 1.0))
+
+
+@pytest.mark.parametrize("check", gc.experiment_checks(), ids=lambda f: f.__name__)
+def test_experiments_agree_on_cupy_and_numpy(check) -> None:
+    _ok(check())
+
+
+def test_bench_rows_keep_the_cli_contract() -> None:
+    from core import experiments as ex
+
+    rows = ex.bench([64], [64], bh=2, backend="cupy", repeats=2)["rows"]
+    assert {r["dtype"] for r in rows} == {"float32", "float16"}
+    for r in rows:
+        assert {"n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff", "bh", "tflops",
+                "cublas_seconds", "peak_fraction"} <= set(r)
+        assert r["ours_seconds"] > 0 and math.isfinite(r["max_abs_diff"])
+
+
+def test_concurrent_first_use_compiles_once() -> None:
+    results: list[object] = []
+    threads = [threading.Thread(target=lambda: results.append(gpu.kernels("softmax_backward.cu")))
+               for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(results) == 8 and all(r is results[0] for r in results)
+
+
+def test_a_launch_failure_falls_back_with_a_visible_notice(monkeypatch: pytest.MonkeyPatch) -> None:
+    from core import experiments as ex
+
+    def broken(*args: object, **kwargs: object) -> None:
+        raise gpu.KernelError("simulated launch failure")
+
+    monkeypatch.setattr(gpu, "_launch", broken)
+    result = ex.saturation([16], n=8, trials=4, backend="cupy")
+    assert result["rows"] and np.isfinite(result["rows"][0]["entropy_mean"])
+    assert any("simulated launch failure" in m for m in gpu.notices())
+    assert "simulated launch failure" in gpu.gpu_status()
