@@ -28,6 +28,7 @@ from collections.abc import Callable, Sequence
 from contextlib import nullcontext
 from dataclasses import dataclass
 from functools import lru_cache, partial
+from itertools import pairwise
 from typing import Any
 
 import numpy as np
@@ -96,7 +97,8 @@ def t_cdf(t: float, df: float) -> float:
         raise InputError(f"degrees of freedom must be positive, got {df}")
     if math.isinf(t):
         return 1.0 if t > 0 else 0.0
-    tail = 0.5 * betainc(0.5 * df, 0.5, df / (df + t * t))
+    x, y = df / (df + t * t), t * t / (df + t * t)  # x + y = 1; pass the smaller one, unrounded
+    tail = 0.5 * betainc(0.5 * df, 0.5, x) if x < 0.5 else 0.5 * (1.0 - betainc(0.5, 0.5 * df, y))
     return 1.0 - tail if t >= 0 else tail
 
 
@@ -460,6 +462,7 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
     "table", "peak"}:
       rows    one per (axis, impl, engine, size): the cost row plus axis, series, measured,
               seconds_lo/seconds_hi (min/max when measured, prediction interval when not),
+              anchor (the last measured point before extrapolated ones, where a dashed line starts),
               bound_seconds/bound_gflops_per_s (the roofline) and max_abs_diff (vs the reference:
               our `additive` for naive and torch additive, our `dot` for torch dot).
       fits    one per (axis, impl, engine) with ≥ 2 measured sizes: exponent and its CI, and
@@ -520,13 +523,17 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
                     row = _extrapolated_row(impl, eng, n, d, h, be, measured[s], axis, level)
                 row["axis"] = axis
                 row["series"] = impl if eng == be.name else f"{impl} ({eng})"
+                row["anchor"] = False
                 row["bound_seconds"] = roofline_seconds(row["flops"], row["special"], peak)
                 row["bound_gflops_per_s"] = row["flops"] / row["bound_seconds"] / 1e9
                 rows.append(row)
             done += 1
             if progress is not None:
                 progress(done / total)
-        for s in series:
+        for s in series:  # the last measured point starts the dashed, extrapolated line
+            line = [r for r in rows if r["axis"] == axis and (r["impl"], r["engine"]) == s]
+            for a, b in pairwise(line):
+                a["anchor"] = a["measured"] and not b["measured"]
             pts = measured[s]
             if len(pts) >= 2:
                 fit = fit_power_law([r[axis] for r in pts], [r["seconds"] for r in pts], level)

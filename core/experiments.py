@@ -503,9 +503,20 @@ def cost_inputs(be: Backend, n: int, d: int, d_h: int, seed: int) -> dict[str, A
 
 
 def run_impl(impl: str, x: dict[str, Any], d: int) -> Any:
-    """One attention forward with the scores of `impl`; returns O (n × d)."""
+    """One attention forward with the scores of `impl`; returns O (n × d).
+
+    On a GPU in float32, dot and factored additive run our CUDA kernels (core/kernels:
+    attention_forward.cu; additive_scores.cu with accurate tanhf, fused softmax) after cuBLAS
+    projections; when a kernel is unavailable they fall back, with a notice, to the path below.
+    """
     from core import attention as A
 
+    if impl in ("dot", "additive") and A.array_module(x["Q"]) is not np and x["Q"].dtype == np.float32:
+        from core import gpu
+
+        out = gpu._or_none(f"cost {impl}", lambda: _run_kernel(impl, x, d))
+        if out is not None:
+            return out
     if impl == "dot":
         return attention(x["Q"], x["K"], x["V"], 1.0 / math.sqrt(d))
     if impl == "additive":
@@ -513,6 +524,16 @@ def run_impl(impl: str, x: dict[str, Any], d: int) -> Any:
     else:
         S = A.additive_attention_scores_naive(x["Q"], x["K"], x["W1"], x["W2"], x["v"])
     return softmax(S, out=S) @ x["V"]
+
+
+def _run_kernel(impl: str, x: dict[str, Any], d: int) -> Any:
+    from core import gpu
+
+    if impl == "dot":
+        return gpu.attention_forward(x["Q"], x["K"], x["V"], 1.0 / math.sqrt(d))
+    P = gpu.additive_scores(x["Q"] @ x["W1"].T, x["K"] @ x["W2"].T, x["v"],
+                            fast=gpu.ADDITIVE_COST_TANH == "fast", softmax=True)
+    return P @ x["V"]
 
 
 def time_call(fn: Callable[[], Any], sync: Callable[[], None], repeats: int = 5,

@@ -110,7 +110,8 @@ def test_t_quantile_inverts_the_cdf_and_is_odd(p, df):
 def test_betainc_identities(x, a, b):
     assert C.betainc(1.0, 1.0, x) == pytest.approx(x, abs=1e-12)
     assert C.betainc(a, 1.0, x) == pytest.approx(x**a, abs=1e-10)
-    assert C.betainc(a, b, x) == pytest.approx(1.0 - C.betainc(b, a, 1.0 - x), abs=1e-10)
+    if 1e-6 < x < 1 - 1e-6:  # where 1 − x is not rounded away
+        assert C.betainc(a, b, x) == pytest.approx(1.0 - C.betainc(b, a, 1.0 - x), abs=1e-10)
 
 
 def test_t_rejects_bad_levels():

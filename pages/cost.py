@@ -1,0 +1,284 @@
+"""Additive vs dot-product attention: the cost, modelled and measured (SCIENCE.md §3f).
+
+Controls → one call to core.cost.explore (cached, with a progress bar) → log–log charts of time
+vs n and vs d with fitted exponents, the additive/dot ratio, GFLOP/s against the machine's limits,
+and the FLOP/memory model next to the clock.
+"""
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core import cost
+from pages.ui.charts import HEIGHT, WIDTH, fmt_num, run_with_progress, show_chart, what_to_notice
+from pages.ui.controls import device_text, page_select, page_slider, page_toggle, settings
+from pages.ui.i18n import t
+
+N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
+D_RANGES = ("8-64", "16-128", "32-256", "64-512")
+DH_OPTIONS = ("d", "16", "32", "64", "128", "256")
+# Streamlit sizes a chart's whole box (legend and axes included) to the spec's height, so charts
+# with a legend below get extra height to keep a HEIGHT-tall plot.
+CHART_HEIGHT = HEIGHT + 130
+APP_TIME_BUDGET_S = 60.0  # estimated seconds (core.budget's model) one sweep may take in the app
+# One fixed Okabe–Ito colour per series, torch in the lighter shade of its family.
+SERIES_COLOURS = {"dot": "#0072B2", "additive": "#D55E00", "additive-naive": "#E69F00",
+                  "dot (torch)": "#56B4E9", "additive (torch)": "#CC79A7"}
+
+
+LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=230, symbolStrokeWidth=3)
+
+
+def series_label(impl: str, engine: str) -> str:
+    name = t(f"cost.impl.{impl}")
+    return t("cost.impl.torch", impl=name) if engine == "torch" else name
+
+
+def colour_scale(df: pd.DataFrame) -> alt.Scale:
+    pairs = df[["series", "label"]].drop_duplicates()
+    order = [s for s in SERIES_COLOURS if s in set(pairs["series"])]
+    labels = dict(zip(pairs["series"], pairs["label"], strict=True))
+    return alt.Scale(domain=[labels[s] for s in order], range=[SERIES_COLOURS[s] for s in order])
+
+
+def log2_x(field: str, title: str, values: list[int]) -> alt.X:
+    return alt.X(f"{field}:Q", title=title, scale=alt.Scale(type="log", base=2),
+                 axis=alt.Axis(values=values, format="d"))
+
+
+def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title: str) -> alt.LayerChart:
+    """Median seconds per series on log–log axes; min–max bars; extrapolated points hollow and dashed."""
+    colour = alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND)
+    tips = [alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
+            alt.Tooltip("d:Q", title="d"), alt.Tooltip("d_h:Q", title="d_h"),
+            alt.Tooltip("seconds:Q", title=t("cost.col.seconds"), format=".3e"),
+            alt.Tooltip("seconds_lo:Q", title="min", format=".3e"),
+            alt.Tooltip("seconds_hi:Q", title="max", format=".3e"),
+            alt.Tooltip("repeats:Q", title=t("cost.repeats.label")),
+            alt.Tooltip("kind:N", title=t("cost.legend.kind"))]
+    base = alt.Chart(df).encode(x=log2_x(x, x_title, values),
+                                y=alt.Y("seconds:Q", title=t("cost.axis.seconds"),
+                                        scale=alt.Scale(type="log")),
+                                color=colour, tooltip=tips)
+    solid = base.transform_filter("datum.measured").mark_line(strokeWidth=2)
+    dashed = base.transform_filter("!datum.measured || datum.anchor").mark_line(strokeWidth=2,
+                                                                              strokeDash=[6, 4])
+    bars = base.mark_rule(strokeWidth=1.5).encode(y="seconds_lo:Q", y2="seconds_hi:Q")
+    points = base.mark_point(size=40).encode(
+        shape=alt.Shape("kind:N", legend=None,
+                        scale=alt.Scale(domain=[t("cost.kind.measured"), t("cost.kind.extrapolated")],
+                                        range=["circle", "diamond"])),
+        fill=alt.condition("datum.measured", "label:N", alt.value("white"), scale=colour_scale(df),
+                           legend=None))
+    return alt.layer(solid, dashed, bars, points).properties(
+        width=WIDTH, height=CHART_HEIGHT, title=alt.TitleParams(title, anchor="start", fontSize=14))
+
+
+def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
+    """time(additive)/time(dot) per series vs n, measured (solid) beside the FLOP model (dotted)."""
+    long = df.melt(id_vars=["label", "series", "n", "kind"], value_vars=["ratio", "flop_ratio"],
+                   var_name="what", value_name="value")
+    long["what"] = long["what"].map({"ratio": t("cost.ratio.time"), "flop_ratio": t("cost.ratio.flops")})
+    base = alt.Chart(long).encode(
+        x=log2_x("n", t("cost.axis.n"), values),
+        y=alt.Y("value:Q", title=t("cost.axis.ratio"), scale=alt.Scale(type="log")),
+        color=alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND),
+        strokeDash=alt.StrokeDash("what:N", title=None,
+                                  scale=alt.Scale(domain=[t("cost.ratio.time"), t("cost.ratio.flops")],
+                                                  range=[[1, 0], [2, 3]]),
+                                  legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=200,
+                                                    symbolStrokeColor="#555555")),
+        tooltip=[alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
+                 alt.Tooltip("what:N", title=t("cost.ratio.kind")),
+                 alt.Tooltip("value:Q", title=t("cost.axis.ratio"), format=".3g"),
+                 alt.Tooltip("kind:N", title=t("cost.legend.kind"))])
+    one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(color="#777777").encode(y="y:Q")
+    title = alt.TitleParams(t("cost.chart.ratio"), anchor="start", fontSize=14)
+    return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), one).properties(
+        width=WIDTH, height=CHART_HEIGHT, title=title)
+
+
+def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerChart:
+    """Achieved GFLOP/s per series vs n; the measured matmul peak (and datasheet FP32 on GPU) as rules;
+    the tanh-bound ceiling of our additive implementation dashed."""
+    colour = alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND)
+    x = log2_x("n", t("cost.axis.n"), values)
+    y = alt.Y("gflops_per_s:Q", title=t("cost.axis.gflops"), scale=alt.Scale(type="log"))
+    tips = [alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
+            alt.Tooltip("gflops_per_s:Q", title="GFLOP/s", format=".3g"),
+            alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.col.of_bound"), format=".3g"),
+            alt.Tooltip("kind:N", title=t("cost.legend.kind"))]
+    base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
+    lines = base.mark_line(strokeWidth=2)
+    points = base.mark_point(filled=True, size=30)
+    ceiling = alt.Chart(df[df["series"] == "additive"]).mark_line(strokeDash=[6, 4], color="#D55E00").encode(
+        x=x, y="bound_gflops_per_s:Q",
+        tooltip=[alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.peak.ceiling"), format=".3g")])
+    rules = [{"y": peak["gemm_flops_per_s"] / 1e9,
+              "text": t("cost.peak.gemm", gflops=fmt_num(peak["gemm_flops_per_s"] / 1e9, 3),
+                        n=peak["gemm_size"])}]
+    if peak.get("fp32_flops_per_s"):
+        rules.append({"y": peak["fp32_flops_per_s"] / 1e9,
+                      "text": t("cost.peak.fp32", gflops=fmt_num(peak["fp32_flops_per_s"] / 1e9, 3))})
+    rule_df = pd.DataFrame(rules)
+    rule = alt.Chart(rule_df).mark_rule(color="#333333", strokeDash=[2, 2]).encode(y="y:Q", tooltip="text:N")
+    label = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-7, fontSize=11, color="#333333").encode(
+        y="y:Q", text="text:N", x=alt.value(0))
+    ceiling_label = alt.Chart(df[df["series"] == "additive"].tail(1)).mark_text(
+        align="right", dx=-2, dy=12, fontSize=11, color="#D55E00").encode(
+        x=x, y="bound_gflops_per_s:Q", text=alt.value(t("cost.peak.ceiling")))
+    title = alt.TitleParams(t("cost.chart.gflops"), anchor="start", fontSize=14)
+    return alt.layer(lines, points, ceiling, rule, label, ceiling_label).properties(
+        width=WIDTH, height=CHART_HEIGHT, title=title)
+
+
+def tex(key: str) -> str:
+    """A translated phrase inside st.latex."""
+    return r"\text{" + t(key) + "}"
+
+
+def mib(x: float) -> str:
+    return f"{fmt_num(x / 2**20, 3)} MiB"
+
+
+# ---------------------------------------------------------------- page
+
+s = settings()
+st.title(t("cost.title"))
+st.markdown(t("cost.claim"))
+
+with st.expander(t("cost.formulas"), expanded=True):
+    st.markdown(t("cost.formulas.dot"))
+    st.latex(r"S=\frac{QK^{\top}}{\sqrt{d_k}}:\quad 2n^2 d_k\;(+\,n^2 \exp),"
+             r"\qquad O=\operatorname{softmax}(S)\,V:\quad 2n^2 d_v")
+    st.markdown(t("cost.formulas.additive"))
+    st.latex(r"s_{ij}=v^{\top}\tanh\!\left(W_1 q_i + W_2 k_j\right),\quad "
+             r"W_1, W_2\in\mathbb{R}^{d_h\times d},\; v\in\mathbb{R}^{d_h}")
+    st.latex(tex("cost.tex.naive") + r":\; \underbrace{4\,n^2 d\, d_h}_{" + tex("cost.tex.per_pair")
+             + r"} + 3\,n^2 d_h \qquad " + tex("cost.tex.factored")
+             + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
+             + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
+    st.markdown(t("cost.formulas.memory"))
+    st.latex(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
+             + r" n^2\;(" + tex("cost.tex.dot") + ")")
+    st.caption(t("cost.formulas.note"))
+
+st.subheader(t("cost.controls"))
+c1, c2, c3 = st.columns([3, 3, 3], gap="medium")
+n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", container=c1)
+d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", container=c2)
+dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", container=c3)
+c4, c5, c6 = st.columns([3, 3, 3], gap="medium")
+repeats = page_slider("cost_repeats", "cost.repeats.label", 2, 15, 3, container=c4)
+naive_ms = page_slider("cost_naive_ms", "cost.naive_ms.label", 10, 2000, 100, step=10,
+                       help_key="cost.naive_ms.help", container=c5)
+with c6:
+    st.write("")
+    torch_ref = page_toggle("cost_torch", "cost.torch.label", default=True)
+
+n_lo, n_hi = (int(v) for v in n_choice.split("-"))
+d_lo, d_hi = (int(v) for v in d_choice.split("-"))
+ns, ds = cost.geometric_sizes(n_lo, n_hi), cost.geometric_sizes(d_lo, d_hi)
+d_h = None if dh_choice == "d" else int(dh_choice)
+
+res = run_with_progress(cost.explore, ns=ns, ds=ds, d_h=d_h, torch_ref=torch_ref, backend=s.backend,
+                        dtype=s.dtype, repeats=repeats, seed=s.seed, naive_max_seconds=naive_ms / 1000.0,
+                        time_budget=APP_TIME_BUDGET_S)
+
+if res is not None:
+    p = res["params"]
+    rows = pd.DataFrame(res["rows"])
+    rows["label"] = [series_label(i, e) for i, e in zip(rows["impl"], rows["engine"], strict=True)]
+    rows["kind"] = [t("cost.kind.measured") if m else t("cost.kind.extrapolated") for m in rows["measured"]]
+    timer = next((r["timer"] for r in res["rows"] if r["measured"]), "perf_counter")
+    dh_text = "d" if p["d_h"] is None else str(p["d_h"])
+    st.caption(t("cost.setup", device=device_text(res["backend"]), dtype=p["dtype"], d_at=p["d_at"],
+                 n_at=p["n_at"], dh=dh_text, repeats=p["repeats"], timer=t(f"cost.timer.{timer}")))
+    skipped = sorted({(r["axis"], r["n"], r["d"]) for r in res["rows"] if not r["measured"]})
+    if skipped:
+        st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms))
+
+    by_n, by_d = rows[rows["axis"] == "n"], rows[rows["axis"] == "d"]
+    left, right = st.columns(2, gap="medium")
+    with left:
+        show_chart(time_chart(by_n, "n", t("cost.axis.n"), ns, t("cost.chart.time_n")),
+                   by_n.drop(columns=["label", "kind"]), "cost-time-vs-n")
+    with right:
+        show_chart(time_chart(by_d, "d", t("cost.axis.d"), ds, t("cost.chart.time_d")),
+                   by_d.drop(columns=["label", "kind"]), "cost-time-vs-d")
+
+    st.subheader(t("cost.fits"))
+    level = round(100 * p["level"])
+    fits = pd.DataFrame([{
+        t("cost.col.axis"): f["axis"],
+        t("cost.col.series"): series_label(f["impl"], f["engine"]),
+        t("cost.col.exponent"): fmt_num(f["exponent"], 3),
+        t("cost.col.ci", level=level): f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]",
+        t("cost.col.model"): fmt_num(f["model_exponent"], 3),
+        t("cost.col.points"): f["points"],
+        t("cost.col.r2"): fmt_num(f["r2"], 3),
+    } for f in res["fits"]])
+    st.dataframe(fits, hide_index=True)
+    st.caption(t("cost.fits.caption", level=level))
+
+    ratios = pd.DataFrame(res["ratios"])
+    left, right = st.columns(2, gap="medium")
+    with left:
+        if not ratios.empty:
+            ratios["label"] = [series_label(i, e) for i, e in zip(ratios["impl"], ratios["engine"],
+                                                                  strict=True)]
+            ratios["kind"] = [t("cost.kind.measured") if m else t("cost.kind.extrapolated")
+                              for m in ratios["measured"]]
+            show_chart(ratio_chart(ratios, ns), ratios.drop(columns=["label", "kind"]), "cost-ratio")
+    with right:
+        show_chart(gflops_chart(by_n, res["peak"], ns),
+                   by_n[["series", "n", "d", "d_h", "flops", "seconds", "gflops_per_s", "bound_gflops_per_s",
+                         "measured"]], "cost-gflops")
+    peak = res["peak"]
+    gemm, tanh = fmt_num(peak["gemm_flops_per_s"] / 1e9, 3), fmt_num(peak["tanh_per_s"] / 1e9, 3)
+    if peak.get("fp32_flops_per_s"):
+        st.caption(t("cost.peak.text_gpu", fp32=fmt_num(peak["fp32_flops_per_s"] / 1e9, 3),
+                     sfu=fmt_num(peak["sfu_per_s"] / 1e9, 3), gemm=gemm, tanh=tanh))
+    else:
+        st.caption(t("cost.peak.text_cpu", n=peak["gemm_size"], gemm=gemm, tanh=tanh))
+
+    table = res["table"]
+    st.subheader(t("cost.table", n=ns[-1], d=p["d_at"], dh=table[0]["d_h"] if table else "—"))
+    st.dataframe(pd.DataFrame([{
+        t("cost.col.series"): series_label(r["impl"], r["engine"]),
+        t("cost.col.flops"): fmt_num(r["flops"], 4),
+        t("cost.col.special"): fmt_num(r["special"], 4),
+        t("cost.col.inter"): mib(r["intermediate_bytes"]),
+        t("cost.col.seconds"): f"{fmt_num(r['seconds'], 3)} s",
+        t("cost.col.kind"): t("cost.kind.measured") if r["measured"] else t("cost.kind.extrapolated"),
+        t("cost.col.gflops"): fmt_num(r["gflops_per_s"], 3),
+        t("cost.col.of_bound"): f"{fmt_num(100 * r['gflops_per_s'] / r['bound_gflops_per_s'], 3)} %",
+        t("cost.col.check"): fmt_num(r["max_abs_diff"], 2),
+    } for r in table]), hide_index=True)
+    st.caption(t("cost.check.caption"))
+
+    own = res["backend"]
+    at_max = {(r["impl"], r["engine"]): r for r in res["ratios"] if r["n"] == ns[-1]}
+    tab = {(r["impl"], r["engine"]): r for r in table}
+    fit_d = {(f["impl"], f["engine"]): f for f in res["fits"] if f["axis"] == "d"}
+    keys = (("additive", own), ("dot", own))
+    if ("additive", own) in at_max and all(k in tab for k in keys) and (
+            ("additive-naive", own) in fit_d and ("additive", own) in fit_d):
+        what_to_notice_text = t(
+            "cost.notice", n=ns[-1], ratio=fmt_num(at_max[("additive", own)]["ratio"], 3),
+            flop_ratio=fmt_num(at_max[("additive", own)]["flop_ratio"], 3),
+            dot_gflops=fmt_num(tab[("dot", own)]["gflops_per_s"], 3),
+            add_gflops=fmt_num(tab[("additive", own)]["gflops_per_s"], 3),
+            naive_d_b=fmt_num(fit_d[("additive-naive", own)]["exponent"], 2),
+            add_d_b=fmt_num(fit_d[("additive", own)]["exponent"], 2))
+        st.info(f"**{t('common.what_to_notice')}** — {what_to_notice_text}", icon=":material/visibility:")
+    else:
+        what_to_notice("cost.notice.short")
+
+    st.caption(t("cost.cli"))
+    cmd = (f"python -m core cost --fit --n {' '.join(map(str, ns))} --d {' '.join(map(str, ds))}"
+           f"{'' if d_h is None else f' --d-h {d_h}'} --repeats {repeats} --backend {res['backend']}"
+           f" --dtype {p['dtype']} --seed {s.seed} --naive-max-seconds {naive_ms / 1000:g}"
+           f"{'' if torch_ref else ' --no-torch'}")
+    st.code(cmd, language="bash")
+    st.caption(t("cost.cached"))

@@ -1,0 +1,170 @@
+"""Cost page strings: additive vs dot-product attention, modelled and measured (SCIENCE.md §3f)."""
+# ruff: noqa: E501  (prose: translation lines are as long as their sentences)
+
+TEXT: dict[str, dict[str, str]] = {
+    "cost.nav": {"en": "Additive vs dot-product: the cost", "zh": "加性与点积注意力：计算代价"},
+    "cost.title": {"en": "Additive vs dot-product attention: the cost, modelled and measured",
+                   "zh": "加性注意力与点积注意力：代价的模型与实测"},
+    "cost.claim": {
+        "en": "The notes say additive attention costs O(n²d²) against O(n²d) for dot-product, and that "
+              "dot-product is \"orders of magnitude\" faster on GPUs. Vaswani et al. (2017, §3.2.1) say the "
+              "two are \"similar in theoretical complexity\" but dot-product is \"much faster and more "
+              "space-efficient in practice\". This page times both on your hardware and puts the FLOP model "
+              "beside the clock.",
+        "zh": "笔记说加性注意力的代价是 O(n²d²)，点积注意力是 O(n²d)，并称点积在 GPU 上快“几个数量级”。"
+              "Vaswani 等人（2017，§3.2.1）则说两者“理论复杂度相近”，但点积注意力“在实践中快得多、也更省内存”。"
+              "本页在你的硬件上为两者计时，并把 FLOP 模型与实测时间并排放在一起。",
+    },
+    # formulas
+    "cost.formulas": {"en": "What each implementation computes, and what it costs",
+                      "zh": "每种实现计算什么、代价多少"},
+    "cost.formulas.dot": {"en": "Dot-product: one matrix product for the scores, softmax, one for the output.",
+                          "zh": "点积注意力：一次矩阵乘法得到分数，softmax，再一次矩阵乘法得到输出。"},
+    "cost.formulas.additive": {
+        "en": "Additive (Bahdanau): a small network per pair. Factored, W₁q_i and W₂k_j are computed once "
+              "per token (Bahdanau et al. 2014, App. A.1.2); naive, they are recomputed for every pair — "
+              "that is where the notes' O(n²d²) comes from (with d_h = d).",
+        "zh": "加性注意力（Bahdanau）：每一对 (i, j) 过一个小网络。因式分解后，W₁q_i 和 W₂k_j 每个词元只算一次"
+              "（Bahdanau 等 2014，附录 A.1.2）；朴素实现则对每一对都重算投影——笔记里的 O(n²d²) 就来自这里（取 d_h = d）。",
+    },
+    "cost.formulas.memory": {
+        "en": "Intermediate memory: the tanh argument is an n × n × d_h tensor against the n × n score "
+              "matrix of dot-product (our factored code works through it in blocks of about 4M elements).",
+        "zh": "中间内存：tanh 的自变量是 n × n × d_h 的张量，而点积注意力只有 n × n 的分数矩阵"
+              "（我们的因式分解实现按约 400 万个元素一块分块处理）。",
+    },
+    "cost.formulas.note": {
+        "en": "Both start from Q and K already projected; the n·d·d_k projections X W_Q, X W_K of a real "
+              "layer are the same for both and are left out. The gap that remains is practical: the n²·d_h "
+              "tanh evaluations are not a matrix product, so they cannot run on GEMM units or tensor cores.",
+        "zh": "两者都从已投影好的 Q、K 出发；真实网络层里 X W_Q、X W_K 的 n·d·d_k 投影对两者相同，这里不计。"
+              "剩下的差距来自实践：n²·d_h 次 tanh 不是矩阵乘法，无法使用 GEMM 单元或张量核心。",
+    },
+    "cost.tex.naive": {"en": "naive", "zh": "朴素"},
+    "cost.tex.factored": {"en": "factored", "zh": "因式分解"},
+    "cost.tex.per_pair": {"en": "projections for every pair", "zh": "每一对都重算投影"},
+    "cost.tex.once": {"en": "once", "zh": "只算一次"},
+    "cost.tex.inter": {"en": "intermediate memory", "zh": "中间内存"},
+    "cost.tex.additive": {"en": "additive", "zh": "加性"},
+    "cost.tex.dot": {"en": "dot-product", "zh": "点积"},
+    # controls
+    "cost.controls": {"en": "Sweep", "zh": "扫描设置"},
+    "cost.n_range.label": {"en": "Number of tokens n (from – to)", "zh": "词元数 n（起 – 止）"},
+    "cost.d_range.label": {"en": "Dimension d = d_k (from – to)", "zh": "维度 d = d_k（起 – 止）"},
+    "cost.dh.label": {"en": "Additive hidden size d_h", "zh": "加性注意力隐藏维度 d_h"},
+    "cost.dh.d": {"en": "= d", "zh": "= d"},
+    "cost.repeats.label": {"en": "Timed repeats per point", "zh": "每个点的计时重复次数"},
+    "cost.naive_ms.label": {"en": "Run naive additive only while one call takes under (ms)",
+                            "zh": "朴素加性注意力单次调用低于此时间（毫秒）才实际运行"},
+    "cost.naive_ms.help": {
+        "en": "Naive points predicted to take longer are not run: their time is extrapolated from the fit "
+              "of the points that were, and drawn dashed with a prediction interval.",
+        "zh": "预计更慢的朴素实现点不实际运行：其时间由已测点的拟合外推，用虚线并附预测区间画出。",
+    },
+    "cost.torch.label": {"en": "torch reference lines", "zh": "torch 参考线"},
+    "cost.setup": {
+        "en": "{device}, {dtype}. Time vs n at d = d_k = {d_at}; time vs d at n = {n_at}; d_h = {dh}. "
+              "Each point: 1 warm-up call, then {repeats} timed calls of all implementations in turn; "
+              "median shown, bars from fastest to slowest. Timer: {timer}.",
+        "zh": "{device}，{dtype}。随 n 变化时固定 d = d_k = {d_at}；随 d 变化时固定 n = {n_at}；d_h = {dh}。"
+              "每个点：先预热 1 次，再让所有实现轮流计时 {repeats} 次；图中为中位数，误差线从最快到最慢。计时器：{timer}。",
+    },
+    "cost.timer.perf_counter": {"en": "wall clock (time.perf_counter)", "zh": "墙钟时间（time.perf_counter）"},
+    "cost.timer.cuda-events": {"en": "CUDA events on the stream", "zh": "流上的 CUDA 事件"},
+    "cost.cached": {"en": "Results are cached per backend and sizes; change a setting to measure again.",
+                    "zh": "结果按后端与规模缓存；修改任一设置即可重新测量。"},
+    "cost.extrapolated_note": {
+        "en": "{count} naive point(s) would take over {ms} ms per call and were not run; they are extrapolated from the fit (dashed lines, hollow diamonds; bars show the 95% prediction interval).",
+        "zh": "有 {count} 个朴素实现的点单次调用预计超过 {ms} 毫秒，未实际运行；其时间由拟合外推（虚线、空心菱形；误差线为 95% 预测区间）。",
+    },
+    # series
+    "cost.impl.dot": {"en": "dot-product", "zh": "点积"},
+    "cost.impl.additive": {"en": "additive (factored)", "zh": "加性（因式分解）"},
+    "cost.impl.additive-naive": {"en": "additive (naive)", "zh": "加性（朴素）"},
+    "cost.impl.torch": {"en": "{impl} · torch", "zh": "{impl} · torch"},
+    "cost.legend.series": {"en": "implementation", "zh": "实现"},
+    "cost.legend.kind": {"en": "point", "zh": "数据点"},
+    "cost.kind.measured": {"en": "measured", "zh": "实测"},
+    "cost.kind.extrapolated": {"en": "extrapolated", "zh": "外推"},
+    # charts
+    "cost.chart.time_n": {"en": "Time vs n (log–log)", "zh": "时间随 n 的变化（双对数）"},
+    "cost.chart.time_d": {"en": "Time vs d (log–log)", "zh": "时间随 d 的变化（双对数）"},
+    "cost.chart.ratio": {"en": "How many times slower than dot-product", "zh": "比点积注意力慢多少倍"},
+    "cost.chart.gflops": {"en": "Achieved GFLOP/s against the machine's limits",
+                          "zh": "实际 GFLOP/s 与机器极限"},
+    "cost.axis.seconds": {"en": "seconds per forward pass (median)", "zh": "每次前向的秒数（中位数）"},
+    "cost.axis.n": {"en": "number of tokens n", "zh": "词元数 n"},
+    "cost.axis.d": {"en": "dimension d = d_k", "zh": "维度 d = d_k"},
+    "cost.axis.ratio": {"en": "time ÷ time of dot-product", "zh": "时间 ÷ 点积注意力的时间"},
+    "cost.axis.gflops": {"en": "GFLOP/s (model FLOPs ÷ measured time)", "zh": "GFLOP/s（模型 FLOP ÷ 实测时间）"},
+    "cost.ratio.kind": {"en": "ratio", "zh": "比值"},
+    "cost.ratio.time": {"en": "measured time", "zh": "实测时间"},
+    "cost.ratio.flops": {"en": "FLOP model", "zh": "FLOP 模型"},
+    "cost.peak.gemm": {"en": "peak: {gflops} GFLOP/s, {n}×{n} matmul (measured)",
+                       "zh": "峰值：{gflops} GFLOP/s，{n}×{n} 矩阵乘法（实测）"},
+    "cost.peak.fp32": {"en": "FP32 FMA limit: {gflops} GFLOP/s (datasheet)",
+                       "zh": "FP32 FMA 极限：{gflops} GFLOP/s（规格）"},
+    "cost.peak.ceiling": {"en": "tanh-bound ceiling of additive", "zh": "加性注意力受 tanh 限制的上限"},
+    "cost.peak.text_cpu": {
+        "en": "Measured on this machine: a {n}×{n} float matmul at {gemm} GFLOP/s and tanh at {tanh} G elements/s (fastest of 5). "
+              "The dashed line is the most additive attention could reach if tanh ran at that rate and everything else were free: "
+              "FLOPs ÷ max(FLOPs ÷ peak, tanh count ÷ tanh rate).",
+        "zh": "在本机实测：{n}×{n} 浮点矩阵乘法 {gemm} GFLOP/s，tanh 每秒 {tanh} G 个元素（5 次中最快）。"
+              "虚线是加性注意力能达到的上限：假设 tanh 以该速率运行、其余运算不花时间，即 FLOP ÷ max(FLOP ÷ 峰值, tanh 次数 ÷ tanh 速率)。",
+    },
+    "cost.peak.text_gpu": {
+        "en": "Datasheet limits of this GPU: FP32 FMA {fp32} GFLOP/s, special-function units {sfu} G tanh/s (CUDA C Programming Guide throughput table); "
+              "measured: matmul {gemm} GFLOP/s, tanh {tanh} G elements/s. Our dot-product kernel uses tensor cores (3xTF32), so it can pass the FP32 FMA line; "
+              "tensor cores do not help tanh: it is not a matrix product.",
+        "zh": "本 GPU 的规格极限：FP32 FMA {fp32} GFLOP/s，特殊函数单元 {sfu} G 次 tanh/秒（见 CUDA C 编程指南吞吐量表）；"
+              "实测：矩阵乘法 {gemm} GFLOP/s，tanh 每秒 {tanh} G 个元素。我们的点积内核使用张量核心（3xTF32），因此可能超过 FP32 FMA 线；"
+              "张量核心帮不了 tanh：它不是矩阵乘法。",
+    },
+    # fits
+    "cost.fits": {"en": "Fitted exponents: time ∝ size^b", "zh": "拟合指数：时间 ∝ 规模^b"},
+    "cost.fits.caption": {
+        "en": "Ordinary least squares on log t against log n (or log d), over the measured points only; "
+              "{level}% confidence interval from Student's t with m − 2 degrees of freedom. "
+              "\"Model\" is the same fit on the FLOP count. At small sizes fixed overheads flatten the measured slope.",
+        "zh": "仅用实测点，对 log t 与 log n（或 log d）做普通最小二乘；{level}% 置信区间来自自由度为 m − 2 的 Student t 分布。"
+              "“模型”是对 FLOP 数做同样的拟合。规模较小时，固定开销会使实测斜率偏平。",
+    },
+    "cost.col.axis": {"en": "against", "zh": "自变量"},
+    "cost.col.series": {"en": "implementation", "zh": "实现"},
+    "cost.col.exponent": {"en": "exponent b", "zh": "指数 b"},
+    "cost.col.ci": {"en": "{level}% CI", "zh": "{level}% 置信区间"},
+    "cost.col.model": {"en": "model b (FLOPs)", "zh": "模型 b（FLOP）"},
+    "cost.col.points": {"en": "points", "zh": "点数"},
+    "cost.col.r2": {"en": "R²", "zh": "R²"},
+    # table
+    "cost.table": {"en": "The model next to the clock, at n = {n}, d = {d}, d_h = {dh}",
+                   "zh": "模型与实测对照：n = {n}，d = {d}，d_h = {dh}"},
+    "cost.col.flops": {"en": "FLOPs (model)", "zh": "FLOP（模型）"},
+    "cost.col.special": {"en": "tanh + exp (model)", "zh": "tanh + exp 次数（模型）"},
+    "cost.col.inter": {"en": "intermediate memory", "zh": "中间内存"},
+    "cost.col.seconds": {"en": "time (median)", "zh": "时间（中位数）"},
+    "cost.col.gflops": {"en": "GFLOP/s", "zh": "GFLOP/s"},
+    "cost.col.of_bound": {"en": "of the limit", "zh": "占极限比例"},
+    "cost.col.check": {"en": "max |ΔO| vs reference", "zh": "与参考实现的最大 |ΔO|"},
+    "cost.col.kind": {"en": "time is", "zh": "时间来源"},
+    "cost.check.caption": {
+        "en": "Every implementation's output O is checked against ours (naive and torch additive against factored additive, torch dot against ours) before it is timed.",
+        "zh": "每种实现的输出 O 在计时之前都先与我们的参考实现比对（朴素加性与 torch 加性对照因式分解加性，torch 点积对照我们的点积）。",
+    },
+    # what to notice
+    "cost.notice": {
+        "en": "At n = {n}, factored additive attention takes {ratio}× the time of dot-product although its FLOP model is only {flop_ratio}× larger: "
+              "dot-product runs at {dot_gflops} GFLOP/s, additive at {add_gflops} GFLOP/s, because its n²·d_h tanh are element-wise work, not a matrix product. "
+              "The naive form recomputes the projections for every pair, 4n²·d·d_h FLOPs — the notes' O(n²d²) with d_h = d — but those are matrix products and run fast; "
+              "its exponent in d is about {naive_d_b} against {add_d_b} for the factored form. Same order in theory, a constant factor apart in practice.",
+        "zh": "在 n = {n} 时，因式分解的加性注意力耗时是点积的 {ratio} 倍，而它的 FLOP 模型只多 {flop_ratio} 倍："
+              "点积以 {dot_gflops} GFLOP/s 运行，加性只有 {add_gflops} GFLOP/s，因为它的 n²·d_h 次 tanh 是逐元素运算，不是矩阵乘法。"
+              "朴素实现对每一对都重算投影，共 4n²·d·d_h 次 FLOP——取 d_h = d 就是笔记里的 O(n²d²)——但这些都是矩阵乘法，跑得很快；"
+              "它对 d 的指数约为 {naive_d_b}，因式分解形式约为 {add_d_b}。理论上同阶，实践中相差一个常数倍。",
+    },
+    "cost.notice.short": {
+        "en": "Compare the measured ratio with the FLOP-model ratio: the gap between them is the price of tanh, which cannot run as a matrix product.",
+        "zh": "对比实测比值与 FLOP 模型比值：两者之间的差距就是 tanh 的代价——它无法作为矩阵乘法运行。",
+    },
+    "cost.cli": {"en": "Reproduce from the command line:", "zh": "在命令行中复现："},
+}

@@ -1,0 +1,95 @@
+"""The cost page (pages/cost.py) through Streamlit's AppTest, at small sizes; its translations."""
+
+import json
+import re
+import string
+from pathlib import Path
+
+import pytest
+from conftest import run_page
+from streamlit.testing.v1 import AppTest
+
+from pages.ui.text.cost import TEXT
+
+ROOT = Path(__file__).resolve().parents[1]
+SMALL = {"cost_n": "64-512", "cost_d": "8-64", "cost_repeats": "2"}
+
+
+def _cost_page(**params: str) -> AppTest:
+    return run_page("cost", params, timeout=240)
+
+
+def _charts(at: AppTest) -> list:
+    return at.get("vega_lite_chart")
+
+
+def test_page_renders_charts_tables_and_notice_in_english():
+    at = _cost_page(lang="en", **SMALL)
+    assert not at.exception
+    assert at.title[0].value == TEXT["cost.title"]["en"]
+    specs = [json.loads(c.proto.spec) for c in _charts(at)]
+    assert len(specs) == 4  # time vs n, time vs d, ratio, GFLOP/s
+    titles = [s["title"]["text"] for s in specs]
+    assert titles == [TEXT[k]["en"] for k in ("cost.chart.time_n", "cost.chart.time_d", "cost.chart.ratio",
+                                              "cost.chart.gflops")]
+    assert "log" in json.dumps(specs[0]["layer"][0]["encoding"]["y"]["scale"])
+    assert len(at.dataframe) == 2  # fitted exponents, model vs clock
+    fits = at.dataframe[0].value
+    assert set(fits.iloc[:, 0]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
+    assert any("dot-product · torch" in s for s in fits.iloc[:, 1])
+    assert "What to notice" in at.info[0].body
+    code = at.code[0].value
+    assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
+    assert "--repeats 2" in code
+    assert len(at.latex) >= 3
+    assert not at.warning  # valid URL: no notices
+
+
+def test_page_in_chinese():
+    at = _cost_page(lang="zh", cost_torch="0", **SMALL)
+    assert not at.exception
+    assert at.title[0].value == TEXT["cost.title"]["zh"]
+    assert "值得注意" in at.info[0].body
+    assert "--no-torch" in at.code[0].value
+    fits = at.dataframe[0].value
+    assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 1])
+
+
+def test_bad_url_values_are_corrected_with_a_visible_notice():
+    at = _cost_page(lang="en", cost_n="lots", cost_d="8-64", cost_repeats="999", cost_naive_ms="abc",
+                    cost_torch="0")
+    assert not at.exception
+    notices = " ".join(w.value for w in at.warning)
+    assert "cost_n=lots" in notices and "cost_repeats=999" in notices and "cost_naive_ms=abc" in notices
+    code = at.code[0].value
+    assert "--n 128 256 512 1024" in code  # the default range
+    assert "--repeats 15" in code  # clamped to the slider's maximum
+    assert "--naive-max-seconds 0.1" in code  # the default 100 ms
+
+
+def test_every_cost_string_has_english_and_real_chinese_with_the_same_fields():
+    assert "cost.nav" in TEXT
+    fields = string.Formatter()
+    for key, entry in TEXT.items():
+        assert key.startswith("cost."), key
+        assert entry.get("en") and entry.get("zh"), key
+        en = {f for _, f, _, _ in fields.parse(entry["en"]) if f}
+        zh = {f for _, f, _, _ in fields.parse(entry["zh"]) if f}
+        assert en == zh, key
+        letters = re.sub(r"\{[^}]*\}|[^A-Za-z\u4e00-\u9fff]", "", entry["en"])
+        if len(letters) > 12:  # prose, not a symbol or a formula
+            assert re.search(r"[\u4e00-\u9fff]", entry["zh"]), key
+
+
+def test_the_page_stays_thin():
+    src = (ROOT / "pages" / "cost.py").read_text(encoding="utf-8")
+    assert "import numpy" not in src and "np." not in src
+    assert src.count("run_with_progress(") == 1  # one call into core
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_charts_have_fixed_size(lang):
+    at = _cost_page(lang=lang, cost_torch="0", **SMALL)
+    for c in _charts(at):
+        spec = json.loads(c.proto.spec)
+        assert isinstance(spec["width"], int) and isinstance(spec["height"], int)
