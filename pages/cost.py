@@ -43,7 +43,7 @@ def colour_scale(df: pd.DataFrame) -> alt.Scale:
 
 def log2_x(field: str, title: str, values: list[int]) -> alt.X:
     return alt.X(f"{field}:Q", title=title, scale=alt.Scale(type="log", base=2),
-                 axis=alt.Axis(values=values, format="d"))
+                 axis=alt.Axis(values=values, format="d", labelFlush=True))
 
 
 def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title: str) -> alt.LayerChart:
@@ -261,17 +261,18 @@ if res is not None:
     at_max = {(r["impl"], r["engine"]): r for r in res["ratios"] if r["n"] == ns[-1]}
     tab = {(r["impl"], r["engine"]): r for r in table}
     fit_d = {(f["impl"], f["engine"]): f for f in res["fits"] if f["axis"] == "d"}
-    keys = (("additive", own), ("dot", own))
-    if ("additive", own) in at_max and all(k in tab for k in keys) and (
-            ("additive-naive", own) in fit_d and ("additive", own) in fit_d):
-        what_to_notice_text = t(
-            "cost.notice", n=ns[-1], ratio=fmt_num(at_max[("additive", own)]["ratio"], 3),
-            flop_ratio=fmt_num(at_max[("additive", own)]["flop_ratio"], 3),
-            dot_gflops=fmt_num(tab[("dot", own)]["gflops_per_s"], 3),
-            add_gflops=fmt_num(tab[("additive", own)]["gflops_per_s"], 3),
-            naive_d_b=fmt_num(fit_d[("additive-naive", own)]["exponent"], 2),
-            add_d_b=fmt_num(fit_d[("additive", own)]["exponent"], 2))
-        st.info(f"**{t('common.what_to_notice')}** — {what_to_notice_text}", icon=":material/visibility:")
+    if ("additive", own) in at_max and ("additive", own) in tab and ("dot", own) in tab:
+        notice = t("cost.notice", n=ns[-1], ratio=fmt_num(at_max[("additive", own)]["ratio"], 3),
+                   flop_ratio=fmt_num(at_max[("additive", own)]["flop_ratio"], 3),
+                   dot_gflops=fmt_num(tab[("dot", own)]["gflops_per_s"], 3),
+                   add_gflops=fmt_num(tab[("additive", own)]["gflops_per_s"], 3))
+        if ("additive-naive", own) in fit_d and ("additive", own) in fit_d:
+            naive = fit_d[("additive-naive", own)]
+            notice += " " + t("cost.notice.naive", naive_d_b=fmt_num(naive["exponent"], 2),
+                              add_d_b=fmt_num(fit_d[("additive", own)]["exponent"], 2),
+                              naive_model=fmt_num(naive["model_exponent"], 2))
+        st.info(f"**{t('common.what_to_notice')}** — {notice} {t('cost.notice.end')}",
+                icon=":material/visibility:")
     else:
         what_to_notice("cost.notice.short")
 

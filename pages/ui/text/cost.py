@@ -154,13 +154,19 @@ TEXT: dict[str, dict[str, str]] = {
     # what to notice
     "cost.notice": {
         "en": "At n = {n}, factored additive attention takes {ratio}× the time of dot-product although its FLOP model is only {flop_ratio}× larger: "
-              "dot-product runs at {dot_gflops} GFLOP/s, additive at {add_gflops} GFLOP/s, because its n²·d_h tanh are element-wise work, not a matrix product. "
-              "The naive form recomputes the projections for every pair, 4n²·d·d_h FLOPs — the notes' O(n²d²) with d_h = d — but those are matrix products and run fast; "
-              "its exponent in d is about {naive_d_b} against {add_d_b} for the factored form. Same order in theory, a constant factor apart in practice.",
+              "dot-product runs at {dot_gflops} GFLOP/s, additive at {add_gflops} GFLOP/s, because its n²·d_h tanh are element-wise work, not a matrix product.",
         "zh": "在 n = {n} 时，因式分解的加性注意力耗时是点积的 {ratio} 倍，而它的 FLOP 模型只多 {flop_ratio} 倍："
-              "点积以 {dot_gflops} GFLOP/s 运行，加性只有 {add_gflops} GFLOP/s，因为它的 n²·d_h 次 tanh 是逐元素运算，不是矩阵乘法。"
-              "朴素实现对每一对都重算投影，共 4n²·d·d_h 次 FLOP——取 d_h = d 就是笔记里的 O(n²d²)——但这些都是矩阵乘法，跑得很快；"
-              "它对 d 的指数约为 {naive_d_b}，因式分解形式约为 {add_d_b}。理论上同阶，实践中相差一个常数倍。",
+              "点积以 {dot_gflops} GFLOP/s 运行，加性只有 {add_gflops} GFLOP/s，因为它的 n²·d_h 次 tanh 是逐元素运算，不是矩阵乘法。",
+    },
+    "cost.notice.naive": {
+        "en": "The naive form recomputes the projections for every pair, 4n²·d·d_h FLOPs — the notes' O(n²d²) with d_h = d — but those are matrix products and run fast: "
+              "its measured exponent in d is {naive_d_b} (model {naive_model}) against {add_d_b} for the factored form.",
+        "zh": "朴素实现对每一对都重算投影，共 4n²·d·d_h 次 FLOP——取 d_h = d 就是笔记里的 O(n²d²)——但这些都是矩阵乘法，跑得很快："
+              "它对 d 的实测指数为 {naive_d_b}（模型为 {naive_model}），因式分解形式为 {add_d_b}。",
+    },
+    "cost.notice.end": {
+        "en": "Same order in theory; in practice the gap is a constant factor set by how fast the hardware evaluates tanh.",
+        "zh": "理论上同阶；实践中的差距是一个常数倍，由硬件计算 tanh 的速度决定。",
     },
     "cost.notice.short": {
         "en": "Compare the measured ratio with the FLOP-model ratio: the gap between them is the price of tanh, which cannot run as a matrix product.",
