@@ -414,11 +414,10 @@ def gpu_datasheet_peak() -> dict[str, float]:
 
     dev = cupy.cuda.Device().id
     rt = cupy.cuda.runtime
+    # cudaDeviceAttr enum values (CUDA runtime API): MultiProcessorCount 16, ClockRate 13 (kHz),
+    # ComputeCapabilityMajor 75, ComputeCapabilityMinor 76.
     try:
-        sms = rt.deviceGetAttribute(rt.cudaDevAttrMultiProcessorCount, dev)
-        clock_khz = rt.deviceGetAttribute(rt.cudaDevAttrClockRate, dev)
-        major = rt.deviceGetAttribute(rt.cudaDevAttrComputeCapabilityMajor, dev)
-        minor = rt.deviceGetAttribute(rt.cudaDevAttrComputeCapabilityMinor, dev)
+        sms, clock_khz, major, minor = (rt.deviceGetAttribute(a, dev) for a in (16, 13, 75, 76))
     except Exception:  # an attribute missing from this CUDA version: no datasheet line
         return {}
     return datasheet_peak(int(sms), clock_khz * 1e3, int(major), int(minor))
