@@ -321,4 +321,6 @@ def _summary(d: int, s: Scale, out: dict[str, Any], steps: int) -> dict[str, Any
         "grad_wq_norm_first": log["grad_wq_norm"][0],
         "max_logit_first": log["max_logit"][0], "max_logit_last": log["max_logit"][-1],
         "step_to_90": reached,
+        # steps whose whole-batch ∂L/∂W_Q is exactly 0: every row's float32 softmax is one-hot
+        "grad_zero_steps": sum(g == 0.0 for g in log["grad_wq_norm"]),
     }

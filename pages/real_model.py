@@ -11,7 +11,6 @@ from pages.ui.charts import (
     FONT,
     HEATMAP_SCHEME,
     OKABE_ITO,
-    SMALL_WIDTH,
     WIDTH,
     fmt_num,
     fmt_pct,
@@ -23,7 +22,9 @@ from pages.ui.i18n import current_lang, t
 
 TEXT_KEY = "rm_text"
 GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")
-HEAT_MIN, HEAT_MAX, HEAT_CELL = 280, 760, 18  # attention heat map side (px): cells of ~18 px
+HEAT_MIN, HEAT_MAX, HEAT_CELL = 300, 760, 24  # attention heat map side (px): cells of ~24 px
+GRID_WIDTH = 250  # one layer × head grid in a third of the page
+LABEL_ALL_MAX = 40  # up to this many tokens every one is labelled; beyond, Vega thins the labels
 
 
 @st.cache_resource(max_entries=1, show_spinner=False)
@@ -104,16 +105,18 @@ else:
         else:
             st.error(t("real_model.verify_failed", diff=f"{p['library_max_abs_diff']:.1e}"))
 
-        st.subheader(t("real_model.summary"))
+        st.subheader(t("real_model.summary", heads=summary["heads"]))
         cols = st.columns(4)
-        for col, (stat, key, pct) in zip(cols, (("raw_over_pred", "ratio", False),
-                                                ("logit_std", "logit_std", False),
-                                                ("entropy_over_ln_n", "entropy", False),
-                                                ("saturated_fraction", "saturated", True)), strict=True):
+        # Medians across heads; for saturation the share of all rows (most heads have none).
+        for col, (stat, key, centre) in zip(cols, (("raw_over_pred", "ratio", "median"),
+                                                   ("logit_std", "logit_std", "median"),
+                                                   ("entropy_over_ln_n", "entropy", "median"),
+                                                   ("saturated_fraction", "saturated", "mean")),
+                                            strict=True):
             v = summary[stat]
-            show = fmt_pct if pct else fmt_num
-            col.metric(t(f"real_model.metric.{key}"), show(v["median"]),
-                       help=t("real_model.range", lo=show(v["min"]), hi=show(v["max"])))
+            show = fmt_pct if stat == "saturated_fraction" else fmt_num
+            col.metric(t(f"real_model.metric.{key}"), show(v[centre]),
+                       help=t(f"real_model.metric.{key}_help"))
             col.caption(t("real_model.range", lo=show(v["min"]), hi=show(v["max"])))
         sq, sk = summary["sigma_q"], summary["sigma_k"]
         st.caption(t("real_model.sigma_line", sq=fmt_num(sq["median"], 3), sq_lo=fmt_num(sq["min"], 3),
@@ -121,13 +124,14 @@ else:
                      sk_lo=fmt_num(sk["min"], 3), sk_hi=fmt_num(sk["max"], 3)))
 
         df = pd.DataFrame(rows)
-        top = float(df[["raw_std", "iid_pred"]].max().max())
-        line = pd.DataFrame({"x": [0.0, top], "label": [t("real_model.equal_line")] * 2})
+        ends = df[["raw_std", "iid_pred"]].stack()
+        line = pd.DataFrame({"x": [float(ends.min()), float(ends.max())],
+                             "label": [t("real_model.equal_line")] * 2})
         layer_colours = alt.Scale(domain=list(range(1, p["layers"] + 1)),
                                   range=list(OKABE_ITO[: p["layers"]]))
         points = alt.Chart(df).mark_circle(size=60, opacity=0.85).encode(
-            x=alt.X("iid_pred:Q", title=t("real_model.axis.pred")),
-            y=alt.Y("raw_std:Q", title=t("real_model.axis.raw")),
+            x=alt.X("iid_pred:Q", title=t("real_model.axis.pred"), scale=alt.Scale(type="log")),
+            y=alt.Y("raw_std:Q", title=t("real_model.axis.raw"), scale=alt.Scale(type="log")),
             color=alt.Color("layer:O", title=t("real_model.legend.layer"), scale=layer_colours,
                             legend=alt.Legend(orient="right")),
             tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
@@ -136,7 +140,8 @@ else:
                      alt.Tooltip("iid_pred:Q", title=t("real_model.axis.pred"), format=".3g"),
                      alt.Tooltip("raw_over_pred:Q", title=t("real_model.metric.ratio"), format=".3g")])
         diag = alt.Chart(line).mark_line(strokeDash=[4, 4], color="#777777").encode(
-            x="x:Q", y="x:Q", tooltip=alt.Tooltip("label:N", title=" "))
+            x=alt.X("x:Q", scale=alt.Scale(type="log")), y=alt.Y("x:Q", scale=alt.Scale(type="log")),
+            tooltip=alt.Tooltip("label:N", title=" "))
         chart = alt.layer(diag, points).properties(
             width=WIDTH, height=WIDTH - 60,
             title=alt.TitleParams(t("real_model.spread_title"), anchor="start", fontSize=14))
@@ -151,11 +156,11 @@ else:
                 y=alt.Y("layer:O", title=t("real_model.axis.layer")))
             rect = base.mark_rect().encode(
                 color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME),
-                                legend=alt.Legend(orient="bottom", gradientLength=SMALL_WIDTH - 40)),
+                                legend=alt.Legend(orient="bottom", gradientLength=GRID_WIDTH - 40)),
                 tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
                          alt.Tooltip("head:O", title=t("real_model.axis.head")),
                          alt.Tooltip(f"{stat}:Q", title=title, format=".3g")])
-            chart = rect.properties(width=SMALL_WIDTH, height=170,
+            chart = rect.properties(width=GRID_WIDTH, height=150,
                                     title=alt.TitleParams(title, anchor="start", fontSize=13))
             show_chart(chart, df[["layer", "head", stat]], f"real-model-{stat}", container=col)
 
@@ -168,11 +173,13 @@ else:
         heat = pd.DataFrame(rm.attention_rows(result, layer, head))
         order = rm.token_labels(result["tokens"])
         side = min(HEAT_MAX, max(HEAT_MIN, HEAT_CELL * p["n"]))
+        every_label = p["n"] <= LABEL_ALL_MAX
         chart = alt.Chart(heat).mark_rect().encode(
             x=alt.X("key:N", sort=order, title=t("real_model.axis.key"),
-                    axis=alt.Axis(labelAngle=-60, labelLimit=120, labelFont=FONT)),
+                    axis=alt.Axis(labelAngle=-60, labelLimit=120, labelFont=FONT,
+                                  labelOverlap=not every_label)),
             y=alt.Y("query:N", sort=order, title=t("real_model.axis.query"),
-                    axis=alt.Axis(labelLimit=120, labelFont=FONT)),
+                    axis=alt.Axis(labelLimit=120, labelFont=FONT, labelOverlap=not every_label)),
             color=alt.Color("weight:Q", title=t("real_model.legend.weight"),
                             scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1])),
             tooltip=[alt.Tooltip("query:N", title=t("real_model.axis.query")),

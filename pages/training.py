@@ -46,13 +46,14 @@ dks = [dk for dk, col in zip(DK_CHOICES, dk_cols, strict=True)
 if not dks:
     st.warning(t("training.no_dk"))
     dks = [DK_CHOICES[-1]]
-left, mid, right = st.columns(3, gap="medium")
+left, right = st.columns(2, gap="large")
 steps = page_slider("train_steps", "training.steps", 20, 1000, 200, step=20, container=left)
-n = page_slider("train_n", "training.n", 4, 64, 16, step=1, container=mid)
+n = page_slider("train_n", "training.n", 4, 64, 16, step=1, container=right)
+left, right = st.columns([1, 2], gap="large")
 optimizer = page_select("train_opt", "training.optimizer", tr.OPTIMIZERS, "adam",
-                        option_prefix="training.opt", container=right)
-lr_text = page_select("train_lr", "training.lr", LR_CHOICES, "auto", container=right, horizontal=False,
-                      help_key="training.lr_help")
+                        option_prefix="training.opt", container=left)
+lr_text = page_select("train_lr", "training.lr", LR_CHOICES, "auto", option_prefix="training.lr",
+                      container=right, help_key="training.lr_help")
 add_linear = page_toggle("train_linear", "training.linear", default=True)
 scales = list(dict.fromkeys([*s.scales, *(["linear"] if add_linear else [])]))
 st.caption(t("training.scales_note", scales=", ".join(scale_label(x) for x in scales)))
@@ -89,16 +90,24 @@ if result is not None:
             tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                      alt.Tooltip("dk:Q", title="d_k"), alt.Tooltip("step:Q", title=t("training.axis.step")),
                      alt.Tooltip(f"{metric}:Q", title=title, format=".4g")])
-        layers = [base.mark_line(strokeWidth=1.8, clip=True)]
+        line = base.mark_line(strokeWidth=1.8, clip=True)
+        if metric in LOG_METRICS:  # a log axis cannot show 0; exact zeros are counted below
+            line = line.transform_filter(f"datum.{metric} > 0")
+        layers = [line]
         if metric in refs:
             value, label = refs[metric]
             layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color=OKABE_ITO[6]).encode(
                 y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
         chart = alt.layer(*layers, data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
-            column=alt.Column("dk:O", title=t("training.facet"), sort=sorted(p["dk"]),
+            column=alt.Column("dk:O", title=None, sort=sorted(p["dk"]),
                               header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
         ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
         show_chart(chart, df[["dk", "scale", "c", "step", metric]], f"training-{metric}")
+        if metric == "grad_wq_norm":
+            for r in runs:
+                if r["grad_zero_steps"]:
+                    st.caption(t("training.zero_grad", dk=r["dk"], scale=scale_label(r["scale"]),
+                                 count=r["grad_zero_steps"]))
 
     st.subheader(t("training.summary"))
     cols = ("dk", "scale", "c", "seconds", "entropy_first", "max_logit_first", "grad_wq_norm_first",

@@ -73,11 +73,28 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Check failed: our recomputed attention differs from the library's by {diff}.",
         "zh": "校验失败：我们重新计算的注意力与库的结果相差 {diff}。",
     },
-    "real_model.summary": {"en": "Across all 72 heads (median, range)", "zh": "全部 72 个头（中位数与范围）"},
+    "real_model.summary": {"en": "Across all {heads} heads (median and range over heads)",
+                           "zh": "全部 {heads} 个头（各头的中位数与范围）"},
     "real_model.metric.ratio": {"en": "raw spread ÷ iid prediction", "zh": "原始离散度 ÷ 独立同分布预测"},
     "real_model.metric.logit_std": {"en": "std of q·k/√d_k", "zh": "q·k/√d_k 的标准差"},
     "real_model.metric.entropy": {"en": "entropy ÷ ln n", "zh": "熵 ÷ ln n"},
-    "real_model.metric.saturated": {"en": "saturated rows", "zh": "饱和行比例"},
+    "real_model.metric.saturated": {"en": "saturated rows (all heads)", "zh": "饱和行比例（全部头）"},
+    "real_model.metric.ratio_help": {
+        "en": "Median over heads of std(q_i·k_j) ÷ √d_k·σ_q·σ_k. Above 1: q and k are correlated.",
+        "zh": "各头 std(q_i·k_j) ÷ √d_k·σ_q·σ_k 的中位数。大于 1 说明 q 与 k 相关。",
+    },
+    "real_model.metric.logit_std_help": {
+        "en": "Median over heads of the std of the logits the softmax sees; the footnote predicts 1.",
+        "zh": "各头送入 softmax 的 logit 标准差的中位数；脚注预测为 1。",
+    },
+    "real_model.metric.entropy_help": {
+        "en": "Median over heads of the mean row entropy divided by ln n (1 = uniform, 0 = one-hot).",
+        "zh": "各头平均行熵除以 ln n 的中位数（1 = 均匀，0 = one-hot）。",
+    },
+    "real_model.metric.saturated_help": {
+        "en": "Share of all rows of all heads whose largest weight exceeds 0.99; the range is over heads.",
+        "zh": "所有头的所有行中最大权重超过 0.99 的比例；范围按头统计。",
+    },
     "real_model.range": {"en": "range {lo} – {hi}", "zh": "范围 {lo} – {hi}"},
     "real_model.sigma_line": {
         "en": "σ_q median {sq} (range {sq_lo}–{sq_hi}), σ_k median {sk} (range {sk_lo}–{sk_hi}); "

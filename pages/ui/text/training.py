@@ -42,6 +42,13 @@ TEXT: dict[str, dict[str, str]] = {
     "training.opt.sgd": {"en": "SGD", "zh": "SGD"},
     "training.lr": {"en": "Learning rate", "zh": "学习率"},
     "training.lr.auto": {"en": "auto (Adam 0.01, SGD 0.5)", "zh": "自动（Adam 0.01，SGD 0.5）"},
+    "training.lr.0.001": {"en": "0.001", "zh": "0.001"},
+    "training.lr.0.003": {"en": "0.003", "zh": "0.003"},
+    "training.lr.0.01": {"en": "0.01", "zh": "0.01"},
+    "training.lr.0.03": {"en": "0.03", "zh": "0.03"},
+    "training.lr.0.1": {"en": "0.1", "zh": "0.1"},
+    "training.lr.0.3": {"en": "0.3", "zh": "0.3"},
+    "training.lr.1": {"en": "1", "zh": "1"},
     "training.lr_help": {
         "en": "Adam divides each update by a running gradient size, so it partly hides how small a "
               "gradient is; plain SGD shows the gradient size directly.",
@@ -67,7 +74,12 @@ TEXT: dict[str, dict[str, str]] = {
     "training.metric.grad_wq_norm": {"en": "‖∂L/∂W_Q‖ (Frobenius)", "zh": "‖∂L/∂W_Q‖（Frobenius 范数）"},
     "training.metric.max_logit": {"en": "Max |logit| max_j |s_j|", "zh": "最大 |logit| max_j |s_j|"},
     "training.axis.step": {"en": "training step", "zh": "训练步"},
-    "training.facet": {"en": "d_k", "zh": "d_k"},
+    "training.zero_grad": {
+        "en": "d_k = {dk}, {scale}: at {count} step(s) ‖∂L/∂W_Q‖ was exactly 0 (every row's float32 "
+              "softmax one-hot, so J = 0); the log axis leaves those steps out.",
+        "zh": "d_k = {dk}，{scale}：有 {count} 步的 ‖∂L/∂W_Q‖ 恰好为 0（每一行的 float32 softmax "
+              "都是 one-hot，因此 J = 0）；对数坐标轴略去了这些步。",
+    },
     "training.ln_n": {"en": "ln n (uniform attention)", "zh": "ln n（均匀注意力）"},
     "training.chance": {"en": "chance 1/C", "zh": "随机猜测 1/C"},
     "training.summary": {"en": "Run summary", "zh": "运行汇总"},
@@ -92,8 +104,9 @@ TEXT: dict[str, dict[str, str]] = {
     "training.observed": {"en": "What this run shows", "zh": "本次运行的结果"},
     "training.notice": {
         "en": "at step 0 the unscaled runs at large d_k start with attention entropy near 0 and "
-              "logits in the tens (std ≈ √d_k): p is already one-hot on a random key, J ≈ 0, and the "
-              "loss stays near ln C while the scaled runs learn within a few dozen steps. The unscaled "
+              "logits in the tens (std ≈ √d_k): p is already one-hot on a random key and J ≈ 0, so "
+              "they learn late, noisily or not at all, while 1/√d_k learns within a few dozen steps "
+              "at every d_k. The unscaled "
               "‖∂L/∂W_Q‖ is not small on average — a batch gradient is dominated by the rare near-ties, "
               "as the mean in the gradients page — but it points at whichever key happens to win. "
               "With c = 1/d_k attention starts almost uniform (entropy ≈ ln n) and ‖∂L/∂W_Q‖ is "
@@ -101,8 +114,8 @@ TEXT: dict[str, dict[str, str]] = {
               "learn slowly or stall at large d_k. Max |logit| keeps growing in every run that learns: "
               "training makes q and k correlated, which is the muP argument for 1/d_k.",
         "zh": "第 0 步时，大 d_k 下不缩放的运行注意力熵接近 0，logit 达到几十（标准差 ≈ √d_k）："
-              "p 已经在某个随机键上变成 one-hot，J ≈ 0，损失一直停在 ln C 附近，"
-              "而缩放后的运行几十步内就学会了。"
+              "p 已经在某个随机键上变成 one-hot，J ≈ 0，因此它们学得晚、学得不稳定，甚至学不会；"
+              "而 1/√d_k 在每个 d_k 下都能在几十步内学会。"
               "不缩放时 ‖∂L/∂W_Q‖ 的平均值并不小——一个批的梯度由少数“近乎平手”的样本主导，"
               "和梯度页面上的均值一样——但它指向的是碰巧胜出的那个键。"
               "采用 c = 1/d_k 时注意力一开始几乎均匀（熵 ≈ ln n），‖∂L/∂W_Q‖ 约为 √d_k 缩放时的 1/√d_k："
