@@ -93,6 +93,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cost --fit: leave out the torch reference lines")
     p.add_argument("--naive-max-seconds", type=_float, default=None,
                    help="cost --fit: run one naive call only while it is predicted under this")
+    p.add_argument("--d-at", dest="d_at", type=_int, default=None,
+                   help="cost --fit: the d of the sweep over n (default: the middle --d)")
+    p.add_argument("--n-at", dest="n_at", type=_int, default=None,
+                   help="cost --fit: the n of the sweep over d (default: the middle --n)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -124,7 +128,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         from core import cost
 
         return cost.explore(args.n or [128, 256, 512, 1024], args.d or [16, 32, 64, 128],
-                            d_h=args.d_h, impls=args.impl or list(ex.IMPLS), torch_ref=args.torch,
+                            d_h=args.d_h, n_at=args.n_at, d_at=args.d_at,
+                            impls=args.impl or list(ex.IMPLS), torch_ref=args.torch,
                             backend=args.backend, dtype=one_dtype, repeats=args.repeats or 5,
                             naive_max_seconds=args.naive_max_seconds or cost.NAIVE_MAX_SECONDS,
                             **common)

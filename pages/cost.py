@@ -181,9 +181,10 @@ d_lo, d_hi = (int(v) for v in d_choice.split("-"))
 ns, ds = cost.geometric_sizes(n_lo, n_hi), cost.geometric_sizes(d_lo, d_hi)
 d_h = None if dh_choice == "d" else int(dh_choice)
 
-res = run_with_progress(cost.explore, ns=ns, ds=ds, d_h=d_h, torch_ref=torch_ref, backend=s.backend,
-                        dtype=s.dtype, repeats=repeats, seed=s.seed, naive_max_seconds=naive_ms / 1000.0,
-                        time_budget=APP_TIME_BUDGET_S)
+d_at = s.dk if s.dk in ds else None  # the sidebar's d_k when the d range holds it, else its middle
+res = run_with_progress(cost.explore, ns=ns, ds=ds, d_h=d_h, d_at=d_at, torch_ref=torch_ref,
+                        backend=s.backend, dtype=s.dtype, repeats=repeats, seed=s.seed,
+                        naive_max_seconds=naive_ms / 1000.0, time_budget=APP_TIME_BUDGET_S)
 
 if res is not None:
     p = res["params"]
@@ -196,7 +197,8 @@ if res is not None:
                  n_at=p["n_at"], dh=dh_text, repeats=p["repeats"], timer=t(f"cost.timer.{timer}")))
     skipped = sorted({(r["axis"], r["n"], r["d"]) for r in res["rows"] if not r["measured"]})
     if skipped:
-        st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms))
+        st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms,
+                     level=round(100 * p["level"])))
 
     by_n, by_d = rows[rows["axis"] == "n"], rows[rows["axis"] == "d"]
     left, right = st.columns(2, gap="medium")
@@ -278,7 +280,8 @@ if res is not None:
 
     st.caption(t("cost.cli"))
     cmd = (f"python -m core cost --fit --n {' '.join(map(str, ns))} --d {' '.join(map(str, ds))}"
-           f"{'' if d_h is None else f' --d-h {d_h}'} --repeats {repeats} --backend {res['backend']}"
+           f"{'' if d_h is None else f' --d-h {d_h}'} --d-at {p['d_at']} --repeats {repeats}"
+           f" --backend {res['backend']}"
            f" --dtype {p['dtype']} --seed {s.seed} --naive-max-seconds {naive_ms / 1000:g}"
            f"{'' if torch_ref else ' --no-torch'}")
     st.code(cmd, language="bash")

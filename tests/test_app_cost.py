@@ -9,6 +9,7 @@ import pytest
 from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
+from core.cli import build_parser
 from pages.ui.text.cost import TEXT
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,6 +42,8 @@ def test_page_renders_charts_tables_and_notice_in_english():
     code = at.code[0].value
     assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
     assert "--repeats 2" in code
+    args = build_parser().parse_args(code.split()[3:])  # the command is one the CLI accepts
+    assert args.fit and args.d_at == 64 and args.repeats == 2 and args.naive_max_seconds == 0.1
     assert len(at.latex) >= 3
     assert not at.warning  # valid URL: no notices
 
@@ -100,7 +103,7 @@ def test_numbers_on_screen_are_the_ones_core_measured():
     from pages.ui import charts
 
     at = _cost_page(lang="en", cost_torch="0", **SMALL)
-    kwargs = {"ns": (64, 128, 256, 512), "ds": (8, 16, 32, 64), "d_h": None, "torch_ref": False,
+    kwargs = {"ns": (64, 128, 256, 512), "ds": (8, 16, 32, 64), "d_h": None, "d_at": 64, "torch_ref": False,
               "backend": "numpy", "dtype": "float32", "repeats": 2, "seed": 0, "naive_max_seconds": 0.1,
               "time_budget": 60.0}
     res = charts._cached_call("core.cost:explore", kwargs)  # a cache hit: no new measurement

@@ -320,10 +320,11 @@ def test_progress_reaches_one():
 
 def test_cli_cost_fit_json():
     out = subprocess.run([sys.executable, "-m", "core", "cost", "--fit", "--n", "16", "32", "64",
-                          "--d", "4", "8", "--repeats", "2", "--no-torch", "--json"],
+                          "--d", "4", "8", "--d-at", "4", "--repeats", "2", "--no-torch", "--json"],
                          capture_output=True, text=True, check=True, timeout=120)
     r = json.loads(out.stdout)
     assert r["experiment"] == "cost-sweep" and r["fits"] and r["ratios"]
+    assert r["params"]["d_at"] == 4 and r["params"]["n_at"] == 32
     for row in r["rows"]:
         assert {"impl", "n", "d", "d_h", "seconds", "flops", "bytes"} <= row.keys()
 

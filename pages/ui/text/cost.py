@@ -74,8 +74,8 @@ TEXT: dict[str, dict[str, str]] = {
     "cost.cached": {"en": "Results are cached per backend and sizes; change a setting to measure again.",
                     "zh": "结果按后端与规模缓存；修改任一设置即可重新测量。"},
     "cost.extrapolated_note": {
-        "en": "{count} naive point(s) would take over {ms} ms per call and were not run; they are extrapolated from the fit (dashed lines, hollow diamonds; bars show the 95% prediction interval).",
-        "zh": "有 {count} 个朴素实现的点单次调用预计超过 {ms} 毫秒，未实际运行；其时间由拟合外推（虚线、空心菱形；误差线为 95% 预测区间）。",
+        "en": "{count} naive point(s) would take over {ms} ms per call and were not run; they are extrapolated from the fit (dashed lines, hollow diamonds; bars show the {level}% prediction interval).",
+        "zh": "有 {count} 个朴素实现的点单次调用预计超过 {ms} 毫秒，未实际运行；其时间由拟合外推（虚线、空心菱形；误差线为 {level}% 预测区间）。",
     },
     # series
     "cost.impl.dot": {"en": "dot-product", "zh": "点积"},
