@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from core import budget
+from core import budget, views
 from core import experiments as ex
 from core.attention import entropy_from_scores, softmax
 from core.backend import get_backend
@@ -106,16 +106,21 @@ def logit_rms(d_k: int, rho: float) -> float:
 
 
 def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, trials: int = 300,
-                     var_trials: int = 4000, seed: int = 0, progress: Progress = None) -> Result:
+                     var_trials: int = 1000, seed: int = 0, fit: bool = False,
+                     progress: Progress = None) -> Result:
     """Per (ρ, d_k, scale ∈ {÷√d_k, ÷d_k}): E[q·k], its RMS, and the entropy over n keys.
 
     Entropy from core.experiments.saturation (each query's own key correlated at ρ), moments from
     core.experiments.variance. The logit of the matching key after scaling has mean c·ρ·d_k:
     ρ·√d_k under ÷√d_k (grows), ρ under ÷d_k (stays) — μP's reason for 1/d.
+    fit=True lowers `trials` to what an interactive figure affords (core.views' budget).
     """
     rho_list = [check_rho(float(r)) for r in rhos]
     if not rho_list:
         raise InputError("give at least one ρ")
+    asked = trials
+    if fit:
+        trials = views.saturation_trials(trials, n, list(dks) * len(rho_list), 2)
     rows: list[dict[str, Any]] = []
     scales = ["sqrt", "linear"]
     for k, rho in enumerate(rho_list):
@@ -136,8 +141,8 @@ def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, tri
                 "sqrt_dk": math.sqrt(r["dk"]), "rho_dk": rho * r["dk"],
                 "mean_scaled": r["c"] * m["mean_raw"], "theory_mean_scaled": r["c"] * rho * r["dk"],
             })
-    params = {"dk": list(dks), "rho": rho_list, "n": n, "trials": trials, "var_trials": var_trials,
-              "seed": seed}
+    params = {"dk": list(dks), "rho": rho_list, "n": n, "trials": trials, "trials_asked": asked,
+              "var_trials": var_trials, "seed": seed}
     return _result("correlated", params, rows)
 
 
@@ -145,7 +150,7 @@ def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, tri
 
 
 def norm_growth_sweep(d_k: int, n: int, alphas: Sequence[float], rho: float = 0.0, tau: float = 0.1,
-                      cap: float = GEMMA2_CAP, trials: int = 200, seed: int = 0,
+                      cap: float = GEMMA2_CAP, trials: int = 200, seed: int = 0, fit: bool = False,
                       progress: Progress = None) -> Result:
     """Entropy when q and k grow to α·q, α·k (as weights grow in training), per remedy.
 
@@ -154,11 +159,17 @@ def norm_growth_sweep(d_k: int, n: int, alphas: Sequence[float], rho: float = 0.
         cosine    s = cos(q, k)/τ                    (independent of α)
         qk-norm   s = LN(αq)·LN(αk)/√d_k             (independent of α)
     The same draws serve every α and method. Rows: alpha, method, entropy_mean, entropy_se,
-    max_weight_mean, max_abs_logit.
+    max_weight_mean, max_abs_logit. fit=True lowers `trials` to the interactive budget.
     """
     d_k = ex.check_dks([d_k])[0]
     n = ex.check_n(n)
     trials = ex.check_trials(trials)
+    asked = trials
+    if fit:
+        per_trial = budget.estimate_seconds(flops=6.0 * n * n * d_k,
+                                            elementwise=4.0 * n * n * (1 + 3 * len(alphas)),
+                                            samples=2.0 * n * d_k)
+        trials = views.fit_trials(trials, per_trial)
     rho = check_rho(rho)
     alpha_list = [float(a) for a in alphas]
     if not alpha_list or any(not (a > 0 and math.isfinite(a)) for a in alpha_list):
@@ -183,7 +194,7 @@ def norm_growth_sweep(d_k: int, n: int, alphas: Sequence[float], rho: float = 0.
                          "ln_n": math.log(n)})
         _tick(progress, i + 1, len(alpha_list))
     params = {"d_k": d_k, "n": n, "alpha": alpha_list, "rho": rho, "tau": tau, "cap": cap,
-              "trials": trials, "seed": seed}
+              "trials": trials, "trials_asked": asked, "seed": seed}
     return _result("norm_growth", params, rows)
 
 

@@ -174,6 +174,7 @@ class Claim:
     params: dict[str, Any] = field(default_factory=dict)
     run: Callable[..., tuple[list[Point], dict[str, Any]]] | None = None
     literature_verdict: str | None = None
+    quote_format: str = "markdown"  # "markdown" or "code" (printed output, ASCII art)
 
     @property
     def kind(self) -> str:
@@ -222,7 +223,9 @@ def _run_sqrt_optimal(seed: int, progress: Progress, p: dict[str, Any]) -> tuple
             m, se = _second_moment(r, p["trials"])
             pts.append(Point("second_moment_scaled", 1.0, m, se, Z_TOL * se,
                              part="iid" if rho == 0.0 else "trained", dk=r["dk"], scale="sqrt"))
-    return pts, {"rho": p["rho"], "trials": p["trials"]}
+    trained = [x for x in pts if x.part == "trained"]
+    return pts, {"rho": p["rho"], "trials": p["trials"], "dk_max": trained[-1].dk,
+                 "trained_max": trained[-1].measured}
 
 
 def _run_linear_log(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[Point], dict]:
@@ -240,9 +243,12 @@ def _run_linear_log(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[l
         se = math.hypot(lg["entropy_se"], sq["entropy_se"])
         pts.append(Point("entropy_vs_sqrt", sq["entropy_mean"], lg["entropy_mean"], se, Z_TOL * se,
                          relation="below", part="under", dk=d, n=n, scale="log"))
-    facts = {"n": n, "ln_n": ln_n, "trials": p["trials"],
-             "saturated_log": {d: by[(d, "log")]["saturated_fraction"] for d in p["dks"]},
-             "saturated_sqrt": {d: by[(d, "sqrt")]["saturated_fraction"] for d in p["dks"]}}
+    top = p["dks"][-1]
+    facts = {"n": n, "ln_n": ln_n, "trials": p["trials"], "uniform_tol": UNIFORM_TOL, "dk_max": top,
+             "saturated_log_max": by[(top, "log")]["saturated_fraction"],
+             "saturated_sqrt_max": by[(top, "sqrt")]["saturated_fraction"],
+             "entropy_log_max": by[(top, "log")]["entropy_mean"],
+             "entropy_sqrt_max": by[(top, "sqrt")]["entropy_mean"]}
     return pts, facts
 
 
@@ -296,7 +302,8 @@ def _run_max_weight(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[l
         se = float(x.std() / math.sqrt(x.size))
         pts.append(Point("matrix_max_weight", float(printed), float(np.median(x)), se, r,
                          relation="within", dk=d, n=n, scale=scale, lo=float(lo) - r, hi=float(hi) + r))
-    return pts, {"n": n, "draws": p["draws"], "plausible": PLAUSIBLE}
+    return pts, {"n": n, "draws": p["draws"], "plausible": PLAUSIBLE,
+                 "outside": sum(not x.agrees for x in pts), "total": len(pts)}
 
 
 def _run_grad(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[Point], dict]:
@@ -312,6 +319,7 @@ def _run_grad(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[Po
             mean.setdefault((r["dk"], r["scale"]), []).append(r["grad_q_norm_mean"])
     pts = []
     facts: dict[str, Any] = {"n": p["n"], "trials": p["trials"] * reps, "median": {}, "mean": {}}
+    top = p["dks"][-1]
     for scale, claimed_slope, part in (("none", -1.0, "unscaled"), ("sqrt", 0.0, "scaled")):
         ys = [float(np.mean(med[(d, scale)])) for d in p["dks"]]
         es = [float(np.std(med[(d, scale)], ddof=1) / math.sqrt(reps)) for d in p["dks"]]
@@ -320,6 +328,13 @@ def _run_grad(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[Po
         for i, (b, se) in enumerate(local_slopes(p["dks"], ys, es)):
             pts.append(Point("log_slope", claimed_slope, b, se, SLOPE_TOL + Z_TOL * se, part=part,
                              dk=p["dks"][i + 1], n=p["n"], scale=scale))
+    facts.update({"dk_max": top, "slopes_unscaled": [x.measured for x in pts if x.part == "unscaled"],
+                  "median_unscaled_max": facts["median"]["none"][top],
+                  "mean_unscaled_max": facts["mean"]["none"][top],
+                  "median_scaled_max": facts["median"]["sqrt"][top],
+                  # the claim drawn through the first measured point: median(d) = median(d₀)·d₀/d
+                  "claimed_line": {d: facts["median"]["none"][p["dks"][0]] * p["dks"][0] / d
+                                   for d in p["dks"]}})
     return pts, facts
 
 
@@ -351,6 +366,7 @@ def _run_additive(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[lis
            Point("time_ratio", 1.0, ratio, err, TIME_TOL, relation="above", part="practical",
                  n=p["time_n"], dk=p["time_d"])]
     facts = {"max_abs_diff": same, "counted_impl": impl, "naive_exponent": naive_exp,
+             "exponent": exponent, "ratio": ratio,
              "additive_seconds": t["additive"]["seconds"], "dot_seconds": t["dot"]["seconds"],
              "n": n, "ds": [d1, d2], "time_n": p["time_n"], "time_d": p["time_d"]}
     return pts, facts
@@ -386,7 +402,10 @@ def _run_range(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[P
                  Z_TOL * r["se"] + half_unit(p["printed"]), dk=d, n=p["n"], scale="sqrt")
            for d, r in res.items()]
     p_in = pts[-1].measured
-    facts = {"claimed_fraction": claimed, "n": p["n"], "k": p["k"],
+    top = p["dks"][-1]
+    facts = {"claimed_fraction": claimed, "n": p["n"], "k": p["k"], "dk_max": top, "dk_min": p["dks"][0],
+             "fraction_min_dk": pts[0].measured, "rows_inside_max": res[top]["rows_inside"],
+             "long_n": p["long_ns"][0], "rows_inside_long_n": p_in ** p["long_ns"][0],
              "rows_inside": {d: r["rows_inside"] for d, r in res.items()},
              "rows_inside_long": {m: p_in**m for m in p["long_ns"]}}
     return pts, facts
@@ -481,6 +500,7 @@ CLAIMS: tuple[Claim, ...] = (
         experiment="core.factcheck.matrix_max_weights",
         params={"n": N_NOTES, "draws": 4000},
         run=_run_max_weight,
+        quote_format="code",
     ),
     Claim(
         id="grad_inverse_dk", seed="003_9b7f13ecea4abb3a.txt",
@@ -494,6 +514,7 @@ CLAIMS: tuple[Claim, ...] = (
         experiment="core.experiments.gradients",
         params={"dks": [16, 64, 256, 1024], "n": N_NOTES, "trials": 800, "replicates": 5},
         run=_run_grad,
+        quote_format="code",
     ),
     Claim(
         id="additive_cost", seed="002_3123e0cc24257c42.txt",

@@ -23,6 +23,7 @@ from typing import Any
 
 import numpy as np
 
+from core import budget, views
 from core import experiments as ex
 from core.attention import softmax, softmax_backward
 from core.errors import InputError
@@ -184,3 +185,32 @@ def _check(n: int, d_k: int, d_model: int) -> tuple[int, int, int]:
     if n > 64:
         raise InputError(f"n is at most 64 here (an n × n heatmap), got {n}")
     return n, d_k, d_model
+
+
+def view(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, tie: bool = False,
+         trials: int = 200, scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
+    """Everything the Q-vs-K page shows, in one call: one draw laid out as heatmap cells
+    (S, A = softmax over keys, softmax(K Qᵀ)ᵀ = S normalised over queries), tying statistics
+    over `trials`, and the autograd gradient asymmetry over `trials` (unscaled and `scale`).
+    `trials` is lowered to what an interactive figure affords (core.views' budget).
+    """
+    one = normalisations(n, d_k, d_model, seed, tie, scale)
+    asked = ex.check_trials(trials)
+    per_trial = budget.estimate_seconds(
+        flops=2.0 * (3 * n * d_model * d_k + n * n * d_k) + 2.0 * 12 * n * n * d_k,
+        elementwise=12.0 * n * n, samples=3.0 * d_model * d_k + n * d_model + 4.0 * n * d_k)
+    trials = max(2, views.fit_trials(asked, per_trial))
+    S, A, B = one["S"], one["A"], one["A_swap"]
+    cells = [{"i": i, "j": j, "S": S[i][j], "A": A[i][j], "A_swap_T": B[j][i]}
+             for i in range(one["n"]) for j in range(one["n"])]
+    if progress is not None:
+        progress(0.1)
+    tying = tying_stats(n, d_k, d_model, trials, seed, scale,
+                        progress=None if progress is None else lambda f: progress(0.1 + 0.3 * f))
+    grads = grad_asymmetry(n, d_k, trials, seed, ("none", scale),
+                           progress=None if progress is None else lambda f: progress(0.4 + 0.6 * f))
+    return {"draw": {k: v for k, v in one.items() if k not in ("S", "A", "A_swap")}, "cells": cells,
+            "tying": tying["rows"], "grads": grads["rows"], "example": grads["example"],
+            "pairs": grads["pairs"], "params": {"n": n, "d_k": d_k, "d_model": d_model, "seed": seed,
+                                                "tie": tie, "trials": trials, "trials_asked": asked,
+                                                "scale": scale}}
