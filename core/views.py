@@ -28,7 +28,7 @@ Progress = Callable[[float], None] | None
 DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
 N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
 # Estimated seconds (core.budget's throughput model) one interactive figure may spend.
-APP_BUDGET_S = 0.6
+APP_BUDGET_S = 0.4
 HEATMAP_MAX = 128   # cells per side of the attention heatmap before it is down-sampled
 JACOBIAN_MAX = 64   # cells per side of the Jacobian heatmap
 FP16_MAX = 65504.0
@@ -86,13 +86,23 @@ def _grouped(run: Callable[[list[int], list[str]], dict[str, Any]], dks: Sequenc
     return rows
 
 
-def _plan(dk: int, scales: Sequence[str]) -> tuple[list[int], list[str], list[str]]:
-    """(sweep d_k values, scales shown, scales undefined at the current d_k)."""
-    dks = sweep_dks(dk)
+def _plan(dks: Sequence[int], scales: Sequence[str]) -> tuple[list[int], list[str]]:
+    """(sorted d_k values of the sweep, canonical scale names)."""
     names = [parse_scale(x).name for x in scales]
     if not names:
         raise InputError("give at least one scale")
-    return dks, names, [x for x in names if not _defined(x, dk)]
+    return sorted(set(ex.check_dks(dks))), names
+
+
+def at_dk(view: dict[str, Any], dk: int) -> dict[str, Any]:
+    """The rows of a sweep at one d_k, and the scales that have none there (log at d_k = 1).
+
+    Sweeps are keyed by their d_k values, not by the current d_k, so moving d_k along the grid
+    reuses a cached sweep; this picks the current point out of it.
+    """
+    rows = [r for r in view["rows"] if r["dk"] == dk]
+    present = {r["scale"] for r in rows}
+    return {"rows": rows, "skipped": [x for x in view["scales"] if x not in present]}
 
 
 def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
@@ -121,8 +131,7 @@ def gradient_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu:
 def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False) -> int:
     """q·k samples per d_k for the variance figures: trials × n pairs, within the budget."""
     per = sum(2.0 * d for d in dks)
-    return fit_trials(trials * n, budget.estimate_seconds(samples=per, elementwise=per, gpu=gpu),
-                      budget_s=2 * APP_BUDGET_S)
+    return fit_trials(trials * n, budget.estimate_seconds(samples=per, elementwise=per, gpu=gpu))
 
 
 def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
@@ -146,15 +155,15 @@ def _progress_span(progress: Progress, lo: float, hi: float) -> Progress:
 # ---------------------------------------------------------------- overview
 
 
-def overview_summary(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+def overview_summary(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                      backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                      ) -> dict[str, Any]:
     """The four-step story for the current settings, each step a sweep over d_k per scale.
 
     variance (score variance), saturation (max weight, entropy), gradients (median ‖∂L/∂q‖),
-    and `at_dk`: the three numbers at the current d_k per scale ("scaling fixes it").
+    per d_k and scale; `at_dk(result, d_k)` gives the numbers at the current d_k ("scaling fixes it").
     """
-    dks, ok, skipped = _plan(dk, scales)
+    dks, ok = _plan(dks, scales)
     gpu = _is_gpu(backend)
     n_var = variance_samples(trials, n, dks, gpu)
     n_sat = saturation_trials(trials, n, dks, len(ok), gpu)
@@ -175,8 +184,7 @@ def overview_summary(dk: int, n: int, scales: Sequence[str], trials: int, seed: 
                      "effective_keys_mean": s["effective_keys_mean"],
                      "grad_q_norm_median": g["grad_q_norm_median"],
                      "grad_q_norm_mean": g["grad_q_norm_mean"]})
-    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
-            "skipped": skipped, "dks": dks, "ln_n": math.log(n),
+    return {"rows": rows, "scales": ok, "dks": dks, "ln_n": math.log(n),
             "trials": {"variance": n_var, "saturation": n_sat, "gradients": n_grad}}
 
 
@@ -214,11 +222,14 @@ def score_samples(dk: int, scale: str, samples: int, seed: int = 0, rho: float =
             "theory_var": var_t, "theory_var_scaled": c * c * var_t, "theory_mean": mean_t}
 
 
-def variance_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+def variance_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                   rho: float = 0.0, dist: str = "normal", backend: str = "numpy",
                   dtype: str = "float32", progress: Progress = None) -> dict[str, Any]:
-    """Variance (and mean) of c·q·k vs d_k per scale, with theory and a 95 % band; plus the histogram."""
-    dks, ok, skipped = _plan(dk, scales)
+    """Variance (and mean) of c·q·k vs d_k per scale, with theory and a 95 % band.
+
+    `samples` (q·k pairs per d_k) is what score_samples should draw for the matching histogram.
+    """
+    dks, ok = _plan(dks, scales)
     samples = variance_samples(trials, n, dks, _is_gpu(backend))
     res = _grouped(lambda d, sc: ex.variance(d, sc, trials=samples, seed=seed, rho=rho, dist=dist,
                                              backend=backend, dtype=dtype, progress=progress), dks, ok)
@@ -229,11 +240,7 @@ def variance_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int
                      "band_lo": max(r["var_scaled"] - 1.96 * r["var_scaled_se"], 1e-300),
                      "band_hi": r["var_scaled"] + 1.96 * r["var_scaled_se"],
                      "mean_scaled": r["c"] * r["mean_raw"], "theory_mean_scaled": r["c"] * r["theory_mean"]})
-    defined = [x for x in ok if x not in skipped] or ["none"]
-    hist_scale = "sqrt" if "sqrt" in defined else defined[0]
-    hist = score_samples(dk, hist_scale, min(samples, 20000), seed=seed, rho=rho, dist=dist)
-    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
-            "skipped": skipped, "samples": samples, "hist": hist, "hist_scale": hist_scale}
+    return {"rows": rows, "scales": ok, "samples": samples}
 
 
 # ---------------------------------------------------------------- saturation
@@ -292,16 +299,15 @@ def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int = 0, dist: s
     }
 
 
-def saturation_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+def saturation_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                     backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                     ) -> dict[str, Any]:
     """Saturation metrics vs d_k per scale (core.experiments.saturation) and their values at d_k."""
-    dks, ok, skipped = _plan(dk, scales)
+    dks, ok = _plan(dks, scales)
     used = saturation_trials(trials, n, dks, len(ok), _is_gpu(backend))
     rows = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
                                                 dtype=dtype, progress=progress), dks, ok)
-    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
-            "skipped": skipped, "trials": used, "ln_n": math.log(n)}
+    return {"rows": rows, "scales": ok, "trials": used, "ln_n": math.log(n)}
 
 
 def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_GRID,
@@ -328,16 +334,15 @@ def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_G
 # ---------------------------------------------------------------- gradients
 
 
-def gradient_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+def gradient_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                   backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                   ) -> dict[str, Any]:
     """‖∂L/∂q‖ (median, mean) and median ‖J‖₂ vs d_k per scale (core.experiments.gradients)."""
-    dks, ok, skipped = _plan(dk, scales)
+    dks, ok = _plan(dks, scales)
     used = gradient_trials(trials, n, dks, len(ok), _is_gpu(backend))
     rows = _grouped(lambda d, sc: ex.gradients(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
                                                dtype=dtype, progress=progress), dks, ok)
-    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
-            "skipped": skipped, "trials": used}
+    return {"rows": rows, "scales": ok, "trials": used}
 
 
 def autograd_check(dk: int, n: int, scale: str, seed: int = 0, dist: str = "normal") -> dict[str, Any]:
@@ -378,11 +383,11 @@ def autograd_check(dk: int, n: int, scale: str, seed: int = 0, dist: str = "norm
 # ---------------------------------------------------------------- precision
 
 
-def precision_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: int = 0,
+def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                    progress: Progress = None) -> dict[str, Any]:
     """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
     ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
-    dks, ok, skipped = _plan(dk, scales)
+    dks, ok = _plan(dks, scales)
     used = precision_trials(trials, n, dks, len(ok))
     rows = _grouped(lambda d, sc: ex.precision(d, n=n, scales=sc, trials=used, seed=seed, progress=progress),
                     dks, ok)
@@ -397,6 +402,5 @@ def precision_view(dk: int, n: int, scales: Sequence[str], trials: int, seed: in
     masks = {}
     for r in rows:
         masks.setdefault(r["dtype"], r["mask_value"])
-    return {"rows": rows, "at_dk": [r for r in rows if r["dk"] == dk], "scales": ok,
-            "skipped": skipped, "trials": used, "crossings": crossings, "mask": masks,
+    return {"rows": rows, "scales": ok, "trials": used, "crossings": crossings, "mask": masks,
             "mask_value": ex.MASK_VALUE, "fp16_max": FP16_MAX, "fp16_overflow_logit": FP16_OVERFLOW_LOGIT}

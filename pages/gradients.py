@@ -29,13 +29,15 @@ st.latex(r"L=g\cdot p,\quad p=\operatorname{softmax}(c\,Kq),\quad "
          r"\frac{\partial L}{\partial q}=c\,K^{\top}Jg,\quad J=\operatorname{diag}(p)-pp^{\top},\quad "
          r"\|J\|_2\le 1-\|p\|^2\le 2\,(1-\max_j p_j)")
 
-view = run_with_progress(views.gradient_view, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
+view = run_with_progress(views.gradient_view, dks=views.sweep_dks(s.dk),
+                         n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
                          backend=s.backend, dtype=s.dtype)
 if view is not None:
-    for name in view["skipped"]:
+    here = views.at_dk(view, s.dk)
+    for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    cols = st.columns(max(1, len(view["at_dk"])))
-    for col, row in zip(cols, view["at_dk"], strict=False):
+    cols = st.columns(max(1, len(here["rows"])))
+    for col, row in zip(cols, here["rows"], strict=False):
         label = scale_label(row["scale"])
         col.metric(t("gradients.metric.median", scale=label), fmt_num(row["grad_q_norm_median"]))
         col.metric(t("gradients.metric.mean", scale=label), fmt_num(row["grad_q_norm_mean"]))
@@ -73,7 +75,7 @@ if view is not None:
         show_chart(chart, df[["dk", "n", "scale", "jacobian_norm_median", "jacobian_norm_mean"]],
                    "gradients-jacobian-norm")
 
-    usable = [x for x in view["scales"] if x not in view["skipped"]] or ["none"]
+    usable = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
     scale = page_select("grad_scale", "gradients.scale", usable, usable[0])
     left, right = st.columns(2, gap="medium")
     draw = cached(views.one_draw, dk=s.dk, n=s.n, scale=scale, seed=s.seed, query=0)

@@ -23,11 +23,13 @@ st.latex(r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{Q
          r"\qquad \operatorname{Var}(q\cdot k)=d_k \;\Rightarrow\; "
          r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
 
-summary = run_with_progress(views.overview_summary, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials,
+summary = run_with_progress(views.overview_summary, dks=views.sweep_dks(s.dk),
+                         n=s.n, scales=s.scales, trials=s.trials,
                             seed=s.seed, backend=s.backend, dtype=s.dtype)
 if summary is not None:
-    for name in summary["skipped"]:
-        st.caption(t("common.scale.skipped", scale=scale_label(name), dk=min(summary["dks"])))
+    here = views.at_dk(summary, s.dk)
+    for name in here["skipped"]:
+        st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     df = with_scale_labels(summary["rows"])
     st.subheader(t("overview.story"))
     left, right = st.columns(2, gap="medium")
@@ -51,7 +53,7 @@ if summary is not None:
     with right:
         st.markdown(f"**{t('overview.step4')}**")
         st.caption(t("overview.at_dk", dk=s.dk, n=s.n))
-        for row in summary["at_dk"]:
+        for row in here["rows"]:
             st.markdown(f"**{scale_label(row['scale'])}**")
             cols = st.columns(4)
             cols[0].metric(t("overview.metric.var"), fmt_num(row["var_scaled"]))

@@ -28,11 +28,13 @@ st.markdown(t("precision.claim"))
 st.latex(r"\operatorname{softmax}(s)_j=\frac{e^{s_j}}{\sum_l e^{s_l}}=\frac{e^{s_j-m}}{\sum_l e^{s_l-m}},"
          r"\quad m=\max_l s_l;\qquad e^{s}>65504\iff s>\ln 65504\approx 11.09\ \text{(float16)}")
 
-view = run_with_progress(views.precision_view, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials, seed=s.seed)
+view = run_with_progress(views.precision_view, dks=views.sweep_dks(s.dk),
+                         n=s.n, scales=s.scales, trials=s.trials, seed=s.seed)
 if view is not None:
-    for name in view["skipped"]:
+    here = views.at_dk(view, s.dk)
+    for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    fp16 = [r for r in view["at_dk"] if r["dtype"] == "float16"]
+    fp16 = [r for r in here["rows"] if r["dtype"] == "float16"]
     cols = st.columns(max(1, len(fp16)))
     for col, row in zip(cols, fp16, strict=False):
         label = scale_label(row["scale"])
@@ -103,7 +105,7 @@ if view is not None:
                       .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
     chart = alt.hconcat(*panels).properties(title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
     show_chart(chart, long[["dk", "scale", "dtype", "method", "fraction"]], "precision-nan-rows")
-    bf16 = next((r for r in view["at_dk"] if r["dtype"] == "bfloat16"), None)
+    bf16 = next((r for r in here["rows"] if r["dtype"] == "bfloat16"), None)
     bf16_res = fmt_num(bf16["resolution_at_max"]) if bf16 else "—"
     st.caption(t("precision.nan.caption", dk=s.dk, bf16_res=bf16_res))
     what_to_notice("precision.notice")

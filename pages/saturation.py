@@ -26,14 +26,16 @@ s = settings()
 st.title(t("saturation.title"))
 st.markdown(t("saturation.claim"))
 st.latex(r"p_{ij}=\frac{e^{c\,s_{ij}}}{\sum_{l} e^{c\,s_{il}}},\quad H(p_i)=-\sum_j p_{ij}\ln p_{ij}"
-         r"\in[0,\ln n],\quad \text{effective keys}=e^{H},\quad \text{saturated}\iff\max_j p_{ij}>0.99")
+         r"\in[0,\ln n],\qquad e^{H(p_i)}\in[1,n],\qquad \max_j p_{ij}>0.99")
 
-view = run_with_progress(views.saturation_view, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials,
+view = run_with_progress(views.saturation_view, dks=views.sweep_dks(s.dk),
+                         n=s.n, scales=s.scales, trials=s.trials,
                          seed=s.seed, backend=s.backend, dtype=s.dtype)
 if view is not None:
-    for name in view["skipped"]:
+    here = views.at_dk(view, s.dk)
+    for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    for row in view["at_dk"]:
+    for row in here["rows"]:
         st.markdown(f"**{scale_label(row['scale'])}**")
         cols = st.columns(4)
         cols[0].metric(t("saturation.metric.max_weight"), fmt_num(row["max_weight_mean"]))
@@ -44,7 +46,7 @@ if view is not None:
                  dk=s.dk, ln_n=fmt_num(view["ln_n"])))
 
     c1, c2 = st.columns(2)
-    usable = [x for x in view["scales"] if x not in view["skipped"]] or ["none"]
+    usable = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
     scale = page_select("sat_scale", "saturation.scale", usable, usable[0], container=c1)
     query = page_slider("sat_query", "saturation.query", 0, s.n - 1, 0, container=c2)
 

@@ -9,6 +9,7 @@ from core.sampling import DISTRIBUTIONS
 from pages.ui.charts import (
     SMALL_HEIGHT,
     WIDTH,
+    cached,
     dk_axis,
     dk_rule,
     fmt_num,
@@ -35,12 +36,14 @@ rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key=
 dist = page_select("var_dist", "variance.dist", DISTRIBUTIONS, "normal", option_prefix="variance.dist",
                    container=c2)
 
-view = run_with_progress(views.variance_view, dk=s.dk, n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
+view = run_with_progress(views.variance_view, dks=views.sweep_dks(s.dk),
+                         n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
                          rho=rho, dist=dist, backend=s.backend, dtype=s.dtype)
 if view is not None:
-    for name in view["skipped"]:
+    here = views.at_dk(view, s.dk)
+    for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    at = view["at_dk"]
+    at = here["rows"]
     if at:
         cols = st.columns(2 + len(at))
         cols[0].metric(t("variance.metric.var_raw"), fmt_num(at[0]["var_raw"]))
@@ -50,14 +53,19 @@ if view is not None:
         col.metric(label, fmt_num(row["var_scaled"]))
 
     # Histograms: raw and scaled side by side, each with its normal approximation.
-    hist = pd.DataFrame(view["hist"]["rows"])
-    hist_label = scale_label(view["hist_scale"])
+    defined = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
+    hist_scale = "sqrt" if "sqrt" in defined else defined[0]
+    samples = cached(views.score_samples, dk=s.dk, scale=hist_scale, samples=min(view["samples"], 20000),
+                     seed=s.seed, rho=rho, dist=dist)
+    hist = pd.DataFrame(samples["rows"] if samples else [], columns=["kind", "x0", "x1", "x", "density",
+                                                                        "theory"])
+    hist_label = scale_label(hist_scale)
     panels = []
     for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
         base = alt.Chart(hist[hist["kind"] == kind])
         bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
             x=alt.X("x0:Q", title=x_title), x2="x1:Q",
-            y=alt.Y("density:Q", title=t("variance.hist.density")),
+            y=alt.Y("density:Q", title=t("variance.hist.density")), y2=alt.datum(0),
             tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),
                      alt.Tooltip("x1:Q", format=".3g", title="<"),
                      alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
@@ -67,7 +75,7 @@ if view is not None:
     hist_chart = alt.hconcat(*panels).properties(
         title=alt.TitleParams(t("variance.hist.title", dk=s.dk, scale=hist_label), anchor="start"))
     show_chart(hist_chart, hist, "variance-histogram")
-    st.caption(t("variance.hist.caption", samples=view["hist"]["samples"]))
+    st.caption(t("variance.hist.caption", samples=min(view["samples"], 20000)))
 
     df = with_scale_labels(view["rows"])
     colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(view["scales"]),

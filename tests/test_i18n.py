@@ -24,7 +24,8 @@ def test_chinese_is_not_a_copy_of_english_for_prose():
     # Symbols-only strings ("Var(c·q·k)") may be identical; sentences must be translated.
     # Keys ending in "_en" hold English content on purpose (e.g. an English input sentence).
     copies = [key for key, entry in i18n.TABLE.items()
-              if entry["en"] == entry["zh"] and not key.endswith("_en") and len(re.findall(r"[A-Za-z]{4,}", entry["en"])) >= 3]
+              if entry["en"] == entry["zh"] and not key.endswith("_en")
+              and len(re.findall(r"[A-Za-z]{4,}", entry["en"])) >= 3]
     assert not copies, f"untranslated: {copies}"
 
 
@@ -73,12 +74,12 @@ def test_duplicate_keys_fail_loudly(monkeypatch):
         yield pkgutil.ModuleInfo(None, "zz_a", False)
 
     monkeypatch.setattr(pkgutil, "iter_modules", fake)
-    with pytest.raises(ValueError, match="duplicate translation key 'common.app_title'"):
+    with pytest.raises(ValueError, match=r"duplicate translation key 'common\.app_title'"):
         i18n._merge()
 
 
 def test_missing_key_raises_with_its_name():
-    with pytest.raises(KeyError, match="no.such.key"):
+    with pytest.raises(KeyError, match=r"no\.such\.key"):
         i18n.text_for("no.such.key", "en")
 
 

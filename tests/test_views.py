@@ -37,7 +37,7 @@ def test_fit_trials_stays_between_one_and_the_request(trials, per):
 def test_grouping_by_scale_does_not_change_any_number():
     """log is undefined at d_k = 1: it is swept from 2, the others from 1, with the same numbers."""
     dks = [1, 2, 8]
-    rows = views.saturation_view(1, 8, ["none", "log"], trials=20)["rows"]
+    rows = views.saturation_view(views.sweep_dks(1), 8, ["none", "log"], trials=20)["rows"]
     assert [(r["dk"], r["scale"]) for r in rows][:5] == [(1, "none"), (2, "none"), (2, "log"),
                                                         (4, "none"), (4, "log")]
     direct = ex.saturation(dks, n=8, scales=["none"], trials=20)["rows"]
@@ -48,11 +48,18 @@ def test_grouping_by_scale_does_not_change_any_number():
 
 
 def test_skipped_names_the_scales_undefined_at_the_current_dk():
-    view = views.gradient_view(1, 4, ["log", "sqrt"], trials=10)
-    assert view["skipped"] == ["log"]
-    assert [r["scale"] for r in view["at_dk"]] == ["sqrt"]
+    view = views.gradient_view([1, 2, 16], 4, ["log", "sqrt"], trials=10)
+    here = views.at_dk(view, 1)
+    assert here["skipped"] == ["log"]
+    assert [r["scale"] for r in here["rows"]] == ["sqrt"]
+    assert views.at_dk(view, 16)["skipped"] == []
     with pytest.raises(InputError):
-        views.gradient_view(4, 4, [], trials=10)
+        views.gradient_view([4], 4, [], trials=10)
+
+
+def test_a_sweep_is_the_same_for_every_dk_on_the_grid():
+    """Moving d_k along the grid changes only which point is picked, so the cached sweep is reused."""
+    assert views.sweep_dks(64) == views.sweep_dks(128) == list(views.DK_GRID)
 
 
 def test_histograms_are_densities_and_match_theory():
@@ -123,7 +130,7 @@ def test_entropy_grid_stays_within_zero_and_ln_n():
 
 
 def test_precision_view_finds_the_fp16_overflow_for_unscaled_logits_only():
-    v = views.precision_view(64, 16, ["none", "sqrt"], trials=8)
+    v = views.precision_view(views.sweep_dks(64), 16, ["none", "sqrt"], trials=8)
     cross = {c["scale"]: c for c in v["crossings"]}
     assert cross["none"]["dk_naive_nan"] is not None and cross["none"]["dk_exp_overflow"] is not None
     assert cross["sqrt"]["dk_naive_nan"] is None
@@ -133,11 +140,12 @@ def test_precision_view_finds_the_fp16_overflow_for_unscaled_logits_only():
 
 
 def test_overview_at_dk_equals_core_at_that_dk():
-    s = views.overview_summary(16, 8, ["none", "sqrt"], trials=40)
+    dks = [2, 16, 64]
+    s = views.overview_summary(dks, 8, ["none", "sqrt"], trials=40)
     t = s["trials"]
-    var = ex.variance([16], ["none", "sqrt"], trials=t["variance"])["rows"]
-    grad = ex.gradients([16], n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
-    for row, v, g in zip(s["at_dk"], var, grad, strict=True):
+    var = ex.variance(dks, ["none", "sqrt"], trials=t["variance"])["rows"]
+    grad = ex.gradients(dks, n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
+    for row, v, g in zip(views.at_dk(s, 16)["rows"], var[2:4], grad[2:4], strict=True):
         assert row["var_scaled"] == v["var_scaled"]
         assert row["grad_q_norm_median"] == g["grad_q_norm_median"]
 

@@ -36,9 +36,9 @@ HEATMAP_SCHEME = "viridis"
 # Fonts with CJK glyphs first, so Chinese renders in the browser and in PNG/SVG exports alike.
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, Noto Sans, DejaVu Sans, sans-serif"
 
-WIDTH, HEIGHT = 460, 280        # one chart in a two-column row
-WIDE_WIDTH = 960                # one chart across the page
-SMALL_WIDTH, SMALL_HEIGHT = 300, 200
+WIDTH, HEIGHT = 400, 260        # one chart in a two-column row (plot area; axes and legend add ~90 px)
+WIDE_WIDTH = 900                # one chart across the page
+SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 
 CACHE_ENTRIES = 96
 
@@ -110,6 +110,9 @@ def show_chart(chart: alt.TopLevelMixin, data: pd.DataFrame, name: str, containe
     `name` is the file stem ("saturation-entropy"); the language is appended.
     """
     where = container or st
+    if chart.autosize is alt.Undefined:
+        # Streamlit otherwise fits title, axes and legend *inside* width × height, squeezing the plot.
+        chart = chart.properties(autosize=alt.AutoSizeParams(type="pad"))
     where.altair_chart(chart, width="content")
     stem = f"{name}-{current_lang()}"
     holder = where.popover(t("common.download.label"), icon=":material/download:")
