@@ -320,7 +320,7 @@ def _run_grad(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[list[Po
     pts = []
     facts: dict[str, Any] = {"n": p["n"], "trials": p["trials"] * reps, "median": {}, "mean": {}}
     top = p["dks"][-1]
-    for scale, claimed_slope, part in (("none", -1.0, "unscaled"), ("sqrt", 0.0, "scaled")):
+    for scale, claimed_slope, part in (("none", -1.0, "unscaled"), ("sqrt", 0.0, "scaled_flat")):
         ys = [float(np.mean(med[(d, scale)])) for d in p["dks"]]
         es = [float(np.std(med[(d, scale)], ddof=1) / math.sqrt(reps)) for d in p["dks"]]
         facts["median"][scale] = dict(zip(p["dks"], ys, strict=True))

@@ -44,7 +44,7 @@ st.markdown(t("beyond.intro"))
 st.header(t("beyond.corr.header"))
 st.markdown(t("beyond.corr.text"))
 st.latex(
-    r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad"
+    r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
     r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
 )
 rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, 0.3, step=0.05, help_key="beyond.rho_help")
@@ -132,8 +132,8 @@ if corr is not None:
 st.header(t("beyond.norm.header"))
 st.markdown(t("beyond.norm.text"))
 st.latex(
-    r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad"
-    r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad"
+    r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
+    r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
     r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
 )
 c1, c2 = st.columns(2)
@@ -163,7 +163,9 @@ if norm is not None:
         scale=alt.Scale(domain=labels, range=[METHOD_COLOURS[m] for m in beyond.NORM_METHODS]),
         legend=alt.Legend(orient="bottom", columns=2, labelLimit=260),
     )
-    x = alt.X("alpha:Q", title=t("beyond.norm.alpha"), scale=alt.Scale(type="log"))
+    x = alt.X(
+        "alpha:Q", title=t("beyond.norm.alpha"), scale=alt.Scale(type="log", domain=[ALPHAS[0], ALPHAS[-1]])
+    )
     cols = st.columns(2, gap="medium")
     for col, y, y_title, title, log_y, name in (
         (
@@ -200,8 +202,8 @@ if norm is not None:
 st.header(t("beyond.len.header"))
 st.markdown(t("beyond.len.text"))
 st.latex(
-    r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad"
-    r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad"
+    r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
+    r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
     r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
 )
 s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, 0.5, step=0.05)
@@ -283,7 +285,7 @@ if length is not None:
 st.header(t("beyond.init.header"))
 st.markdown(t("beyond.init.text"))
 st.latex(
-    r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad"
+    r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
     r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
     r"\operatorname{Var}(q)\operatorname{Var}(k)"
 )

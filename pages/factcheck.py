@@ -199,10 +199,11 @@ if results is not None:
         r = by_id[claim.id]
         with st.expander(f"**{i}.** {t(f'factcheck.{claim.id}.question')}", expanded=False):
             st.caption(t("factcheck.seed", seed=claim.seed))
-            left, right = st.columns(2, gap="medium")
+            # code quotes (printed output) need the full width; prose sits side by side
+            places = [st, st] if claim.quote_format == "code" else st.columns(2, gap="medium")
             for col, title, quote in (
-                (left, t("factcheck.original"), claim.quote_zh),
-                (right, t("factcheck.english"), claim.quote_en),
+                (places[0], t("factcheck.original"), claim.quote_zh),
+                (places[1], t("factcheck.english"), claim.quote_en),
             ):
                 col.markdown(f"**{title}**")
                 box = col.container(border=True)

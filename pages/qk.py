@@ -31,12 +31,12 @@ s = settings()
 st.title(t("qk.title"))
 st.markdown(t("qk.intro"))
 st.latex(
-    r"A=\operatorname{softmax}_{\text{row}}\!\Big(\frac{QK^\top}{\sqrt{d_k}}\Big),\quad"
-    r"A_{ij}=\frac{e^{S_{ij}}}{\sum_{j'}e^{S_{ij'}}}\qquad\text{vs}\qquad"
+    r"A=\operatorname{softmax}_{\text{row}}\!\Big(\frac{QK^\top}{\sqrt{d_k}}\Big),\quad "
+    r"A_{ij}=\frac{e^{S_{ij}}}{\sum_{j'}e^{S_{ij'}}}\qquad\text{vs}\qquad "
     r"\operatorname{softmax}_{\text{row}}\!\Big(\frac{KQ^\top}{\sqrt{d_k}}\Big)_{ji}=\frac{e^{S_{ij}}}{\sum_{i'}e^{S_{i'j}}}"
 )
 st.latex(
-    r"\frac{\partial L}{\partial Q}=c\,dS\,K,\qquad \frac{\partial L}{\partial K}=c\,dS^\top Q,\qquad"
+    r"\frac{\partial L}{\partial Q}=c\,dS\,K,\qquad \frac{\partial L}{\partial K}=c\,dS^\top Q,\qquad "
     r"dS=A\odot\big(dA-\operatorname{rowsum}(A\odot dA)\big)"
 )
 

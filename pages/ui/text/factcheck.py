@@ -99,6 +99,7 @@ TEXT: dict[str, dict[str, str]] = {
     "factcheck.part.over": {"en": "÷d_k over-scales", "zh": "÷d_k 缩放过度"},
     "factcheck.part.under": {"en": "÷ln d_k under-scales", "zh": "÷ln d_k 缩放不足"},
     "factcheck.part.unscaled": {"en": "unscaled ∝ 1/d_k", "zh": "未缩放 ∝ 1/d_k"},
+    "factcheck.part.scaled_flat": {"en": "÷√d_k ≈ constant", "zh": "÷√d_k ≈ 常数"},
     "factcheck.part.complexity": {"en": "O(n²d²)", "zh": "O(n²d²)"},
     "factcheck.part.practical": {"en": "dot-product faster", "zh": "点积更快"},
     "factcheck.where.dk": {"en": "d_k = {dk}", "zh": "d_k = {dk}"},
