@@ -6,6 +6,8 @@ the compute they show lives in core/.
 
 from __future__ import annotations
 
+import importlib
+import threading
 from pathlib import Path
 
 import streamlit as st
@@ -36,6 +38,13 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
 DEFAULT_PAGE = "overview"
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up_torch() -> None:
+    """Import torch once per server in the background: the gradient check and the precision
+    page need it, and a cold import costs over a second on the first page that asks."""
+    threading.Thread(target=importlib.import_module, args=("torch",), daemon=True).start()
+
+
 def build_pages() -> dict[str, list[st.Page]]:
     """st.Page objects grouped by translated section title, in table order."""
     sections: dict[str, list[st.Page]] = {}
@@ -51,6 +60,7 @@ def build_pages() -> dict[str, list[st.Page]]:
 
 
 st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
+warm_up_torch()
 controls.begin_run()
 controls.seed_language()
 st.session_state["_ase_settings"] = controls.render_sidebar()

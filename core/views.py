@@ -321,8 +321,12 @@ def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_G
     if not ok:
         raise InputError(f"scale {scale!r} is undefined on this d_k grid")
     rows, used = [], {}
+    share = APP_BUDGET_S / max(1, len(ns))  # the whole grid gets one figure's budget
     for k, n in enumerate(ns):
-        t = saturation_trials(trials, n, dks, 1, _is_gpu(backend))
+        flops = sum(2.0 * n * n * d for d in dks)
+        per_trial = budget.estimate_seconds(flops, 3.0 * n * n * len(dks), sum(2.0 * n * d for d in dks),
+                                            gpu=_is_gpu(backend))
+        t = fit_trials(trials, per_trial, budget_s=share)
         used[n] = t
         res = ex.saturation(list(dks), n=n, scales=[scale], trials=t, seed=seed, backend=backend,
                             dtype=dtype, progress=_progress_span(progress, k / len(ns), (k + 1) / len(ns)))

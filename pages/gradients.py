@@ -76,7 +76,7 @@ if view is not None:
                    "gradients-jacobian-norm")
 
     usable = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
-    scale = page_select("grad_scale", "gradients.scale", usable, usable[0])
+    scale = page_select("grad_scale", "gradients.scale", usable, usable[0], format_func=scale_label)
     left, right = st.columns(2, gap="medium")
     draw = cached(views.one_draw, dk=s.dk, n=s.n, scale=scale, seed=s.seed, query=0)
     if draw is not None:
@@ -86,10 +86,11 @@ if view is not None:
                 x=alt.X("j:O", title=t("gradients.jac.col"), axis=alt.Axis(labelOverlap=True, labelAngle=0)),
                 y=alt.Y("i:O", title=t("gradients.jac.row"), axis=alt.Axis(labelOverlap=True)),
                 color=alt.Color("J:Q", title=t("gradients.jac.value"),
-                                scale=alt.Scale(scheme="blueorange", domainMid=0)),
+                                scale=alt.Scale(scheme="blueorange", domainMid=0),
+                                legend=alt.Legend(orient="bottom", direction="horizontal")),
                 tooltip=[alt.Tooltip("i:O", title="i"), alt.Tooltip("j:O", title="j"),
                          alt.Tooltip("J:Q", format=".3g", title=t("gradients.jac.value"))],
-            ).properties(width=360, height=360, title=alt.TitleParams(
+            ).properties(width=340, height=340, title=alt.TitleParams(
                 t("gradients.jac.title", scale=scale_label(scale)), anchor="start"))
             show_chart(chart, jac, "gradients-jacobian")
             st.caption(t("gradients.jac.caption", norm=fmt_num(draw["jacobian_norm"]), inv_n=fmt_num(1 / s.n),

@@ -57,7 +57,8 @@ if summary is not None:
             st.markdown(f"**{scale_label(row['scale'])}**")
             cols = st.columns(4)
             cols[0].metric(t("overview.metric.var"), fmt_num(row["var_scaled"]))
-            cols[1].metric(t("overview.metric.max_weight"), fmt_num(row["max_weight_mean"]))
+            cols[1].metric(t("overview.metric.max_weight"), fmt_num(row["max_weight_mean"]),
+                           help=t("overview.max_weight_help"))
             cols[2].metric(t("overview.metric.entropy"), fmt_num(row["entropy_mean"]),
                            help=t("overview.entropy_help", ln_n=fmt_num(summary["ln_n"])))
             cols[3].metric(t("overview.metric.grad"), fmt_num(row["grad_q_norm_median"]))

@@ -22,6 +22,12 @@ from pages.ui.charts import (
 from pages.ui.controls import settings
 from pages.ui.i18n import t
 
+
+def fmt_mask(value: float) -> str:
+    """−1e9 as the dtype stores it, every digit shown (−998,244,352 in bfloat16)."""
+    return fmt_num(value) if value in (float("inf"), float("-inf")) else f"{value:,.0f}"
+
+
 s = settings()
 st.title(t("precision.title"))
 st.markdown(t("precision.claim"))
@@ -68,21 +74,22 @@ if view is not None:
                      title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
         show_chart(chart, logits[["dk", "scale", "max_logit"]], "precision-max-logit")
     with right:
-        st.markdown(f"**{t('precision.cross.title')}**")
-        never = t("precision.cross.never")
-        table = pd.DataFrame([{
-            t("precision.cross.scale"): scale_label(c["scale"]),
-            t("precision.cross.exp"): never if c["dk_exp_overflow"] is None else str(c["dk_exp_overflow"]),
-            t("precision.cross.inf"): never if c["dk_logit_inf"] is None else str(c["dk_logit_inf"]),
-            t("precision.cross.nan"): never if c["dk_naive_nan"] is None else str(c["dk_naive_nan"]),
-        } for c in view["crossings"]])
-        st.dataframe(table, hide_index=True, width="stretch")
         st.markdown(f"**{t('precision.mask.title')}**")
         st.caption(t("precision.mask.intro"))
-        mcols = st.columns(len(view["mask"]))
-        for col, (dtype, value) in zip(mcols, view["mask"].items(), strict=True):
-            col.metric(t("precision.mask.metric", dtype=dtype), fmt_num(value, 6))
+        mask = pd.DataFrame({t("common.legend.dtype"): list(view["mask"]),
+                             t("precision.mask.value"): [fmt_mask(v) for v in view["mask"].values()]})
+        st.dataframe(mask, hide_index=True, width="stretch")
         st.caption(t("precision.mask.explain"))
+
+    st.markdown(f"**{t('precision.cross.title')}**")
+    never = t("precision.cross.never")
+    table = pd.DataFrame([{
+        t("precision.cross.scale"): scale_label(c["scale"]),
+        t("precision.cross.exp"): never if c["dk_exp_overflow"] is None else str(c["dk_exp_overflow"]),
+        t("precision.cross.inf"): never if c["dk_logit_inf"] is None else str(c["dk_logit_inf"]),
+        t("precision.cross.nan"): never if c["dk_naive_nan"] is None else str(c["dk_naive_nan"]),
+    } for c in view["crossings"]])
+    st.dataframe(table, hide_index=True, width="stretch")
 
     long = df.melt(id_vars=["dk", "scale", "scale_label", "dtype"], var_name="method", value_name="fraction",
                    value_vars=["naive_nonfinite_fraction", "stable_nonfinite_fraction"])

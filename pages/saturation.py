@@ -47,7 +47,8 @@ if view is not None:
 
     c1, c2 = st.columns(2)
     usable = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
-    scale = page_select("sat_scale", "saturation.scale", usable, usable[0], container=c1)
+    scale = page_select("sat_scale", "saturation.scale", usable, usable[0], container=c1,
+                        format_func=scale_label)
     query = page_slider("sat_query", "saturation.query", 0, s.n - 1, 0, container=c2)
 
     draw = cached(views.one_draw, dk=s.dk, n=s.n, scale=scale, seed=s.seed, query=query)
@@ -55,13 +56,14 @@ if view is not None:
         left, right = st.columns(2, gap="medium")
         with left:
             heat = pd.DataFrame(draw["heatmap"]).rename(columns={"value": "weight"})
-            side = min(WIDTH, 380)
+            side = 340
             axis = alt.Axis(labelOverlap=True, labelAngle=0)
             chart = alt.Chart(heat).mark_rect().encode(
                 x=alt.X("j:O", title=t("saturation.heat.key"), axis=axis),
                 y=alt.Y("i:O", title=t("saturation.heat.query"), axis=alt.Axis(labelOverlap=True)),
                 color=alt.Color("weight:Q", title=t("saturation.heat.weight"),
-                                scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1])),
+                                scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1]),
+                                legend=alt.Legend(orient="bottom", direction="horizontal")),
                 tooltip=[alt.Tooltip("i:O", title=t("saturation.heat.query")),
                          alt.Tooltip("j:O", title=t("saturation.heat.key")),
                          alt.Tooltip("weight:Q", format=".4f", title=t("saturation.heat.weight"))],

@@ -24,7 +24,7 @@ from conftest import ARTIFACTS, MY_PAGES, ROOT
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-VIEWPORT = {"width": 1440, "height": 2400}
+VIEWPORT = {"width": 1440, "height": 4200}  # tall: the main area scrolls inside the page
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 TIMINGS: dict[str, dict[str, float]] = {}
 
@@ -52,10 +52,10 @@ def server():
     """`streamlit run app.py` headless on a free loopback port; stopped after the module."""
     _require_browser()
     port = _free_port()
-    streamlit = Path(sys.executable).with_name("streamlit")
-    log = open(ARTIFACTS / "streamlit.log", "w")  # noqa: SIM115 - closed at teardown
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    log = open(ARTIFACTS / "streamlit.log", "w")  # closed at teardown
     proc = subprocess.Popen(
-        [str(streamlit), "run", str(ROOT / "app.py"), "--server.headless", "true",
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port),
          "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
         cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
@@ -120,6 +120,11 @@ def wait_first_render(page, timeout_ms: int = 60_000) -> None:
         timeout=timeout_ms)
 
 
+def path(name: str) -> str:
+    """URL path of a page: the default page (overview) lives at "/"."""
+    return "" if name == "overview" else name
+
+
 def open_app(browser, url: str):
     context = browser.new_context(viewport=VIEWPORT, locale="en-US")
     page = context.new_page()
@@ -158,7 +163,7 @@ def test_navigation_shows_only_the_registered_pages(browser, server):
 @pytest.mark.parametrize("lang", ["en", "zh"])
 @pytest.mark.parametrize("name", MY_PAGES)
 def test_page_renders_and_screenshot(browser, server, name, lang):
-    context, page, seconds = open_app(browser, f"{server}/{name}?lang={lang}")
+    context, page, seconds = open_app(browser, f"{server}/{path(name)}?lang={lang}")
     TIMINGS.setdefault(name, {})[f"first_render_{lang}_s"] = round(seconds, 2)
     assert_healthy(page)
     if lang == "zh":
@@ -171,7 +176,7 @@ def test_page_renders_and_screenshot(browser, server, name, lang):
 
 @pytest.mark.parametrize("name", MY_PAGES)
 def test_slider_changes_url_and_chart(browser, server, name):
-    context, page, _ = open_app(browser, f"{server}/{name}?lang=en")
+    context, page, _ = open_app(browser, f"{server}/{path(name)}?lang=en")
     chart = page.locator('[data-testid="stVegaLiteChart"]').first
     before = chart.screenshot()
     thumb = page.locator('[data-testid="stSidebar"] input[type="range"]').first  # d_k, powers of two
@@ -179,10 +184,10 @@ def test_slider_changes_url_and_chart(browser, server, name):
     thumb.focus()
     start = time.perf_counter()
     thumb.press("ArrowRight")
-    page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=30_000)
-    page.wait_for_timeout(150)
-    wait_idle(page)
+    page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=60_000)  # written at the end of the run
+    page.wait_for_selector(IDLE, timeout=60_000)
     TIMINGS.setdefault(name, {})["rerun_after_slider_s"] = round(time.perf_counter() - start, 2)
+    wait_idle(page)
     after = page.locator('[data-testid="stVegaLiteChart"]').first.screenshot()
     assert before != after, "the chart did not change when d_k moved from 64 to 128"
     assert_healthy(page)

@@ -359,8 +359,9 @@ def page_slider(key: str, label_key: str, min_value: float, max_value: float, de
 
 def page_select(key: str, label_key: str, options: Sequence[str], default: str,
                 option_prefix: str | None = None, container: Any = None, horizontal: bool = True,
-                help_key: str | None = None) -> str:
-    """A radio (horizontal) bound to `?key=`; option labels from t(f"{option_prefix}.{option}")."""
+                help_key: str | None = None, format_func: Callable[[str], str] | None = None) -> str:
+    """A radio (horizontal) bound to `?key=`; option labels from t(f"{option_prefix}.{option}")
+    or from `format_func` (called now, in this run's language)."""
     _check_page_key(key)
     options = list(options)
     if default not in options:
@@ -370,7 +371,13 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
         st.session_state[key] = default
     where = container or st
     lang = current_lang()
-    fmt = (lambda o: text_for(f"{option_prefix}.{o}", lang)) if option_prefix else str
+    if format_func is not None:
+        labels = {o: format_func(o) for o in options}
+    elif option_prefix:
+        labels = {o: text_for(f"{option_prefix}.{o}", lang) for o in options}
+    else:
+        labels = {o: str(o) for o in options}
+    fmt = labels.__getitem__  # precomputed: Streamlit may format outside this run
     where.radio(t(label_key), options, key=key, format_func=fmt, horizontal=horizontal,
                 help=t(help_key) if help_key else None)
     value = st.session_state[key]

@@ -1,4 +1,5 @@
 """Overview page strings."""
+# ruff: noqa: E501  (prose: translation lines are as long as their sentences)
 
 
 TEXT: dict[str, dict[str, str]] = {
@@ -23,12 +24,14 @@ TEXT: dict[str, dict[str, str]] = {
     "overview.axis.max_weight": {"en": "mean max weight max_j p_ij", "zh": "平均最大权重 max_j p_ij"},
     "overview.axis.grad": {"en": "median ‖∂L/∂q‖₂", "zh": "‖∂L/∂q‖₂ 的中位数"},
     "overview.at_dk": {"en": "At d_k = {dk}, n = {n}:", "zh": "在 d_k = {dk}、n = {n} 时："},
-    "overview.metric.var": {"en": "Var(s)", "zh": "分数方差 Var(s)"},
-    "overview.metric.max_weight": {"en": "mean max weight", "zh": "平均最大权重"},
-    "overview.metric.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
+    "overview.metric.var": {"en": "Var(s)", "zh": "方差 Var(s)"},
+    "overview.metric.max_weight": {"en": "max weight", "zh": "最大权重"},
+    "overview.metric.entropy": {"en": "entropy H", "zh": "熵 H"},
     "overview.metric.grad": {"en": "median ‖∂L/∂q‖", "zh": "‖∂L/∂q‖ 中位数"},
-    "overview.entropy_help": {"en": "Uniform attention over n keys has entropy ln n = {ln_n}.",
-                              "zh": "在 n 个键上均匀分布的注意力，熵为 ln n = {ln_n}。"},
+    "overview.entropy_help": {"en": "Mean entropy in nats; uniform attention over n keys has entropy ln n = {ln_n}.",
+                              "zh": "平均熵，单位为奈特；在 n 个键上均匀分布的注意力，熵为 ln n = {ln_n}。"},
+    "overview.max_weight_help": {"en": "Mean over rows of max_j p_ij (1 = one-hot).",
+                                 "zh": "各行 max_j p_ij 的平均值（1 表示 one-hot）。"},
     "overview.notice": {
         "en": "Without scaling (none), Var(s) rises in step with d_k, the max weight climbs toward 1 "
               "and the median gradient collapses by orders of magnitude. With 1/√d_k every curve is "

@@ -45,7 +45,7 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Code written for float32 often masks with −1e9. Rounded to each dtype it becomes:",
         "zh": "为 float32 编写的代码常用 −1e9 作掩码。舍入到各数据类型后变为：",
     },
-    "precision.mask.metric": {"en": "−1e9 in {dtype}", "zh": "{dtype} 中的 −1e9"},
+    "precision.mask.value": {"en": "−1e9 stored as", "zh": "−1e9 实际存储为"},
     "precision.mask.explain": {
         "en": "In float16 −1e9 overflows to −∞. exp(−∞) = 0 is harmless while one key in the row survives, but a fully masked row (padding) gives −∞ − (−∞) = NaN even in the stable softmax. Use torch.finfo(dtype).min or handle all-masked rows explicitly.",
         "zh": "在 float16 中 −1e9 溢出为 −∞。只要一行中还有一个键未被屏蔽，exp(−∞) = 0 并无害处；但整行都被屏蔽（填充位置）时，"
