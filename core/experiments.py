@@ -87,6 +87,13 @@ def _positive_int(x: Any, name: str) -> int:
     return int(x)
 
 
+def _chunks(bytes_per_trial: Callable[[int], int], dks: Sequence[int], trials: int,
+            what: str) -> dict[int, int]:
+    """Trials per chunk for each d_k, decided by that d_k alone (so a row never depends on the
+    other rows of the sweep); every d_k is checked against the memory budget before any work."""
+    return {d: budget.chunk_trials(bytes_per_trial(d), trials, what) for d in dks}
+
+
 def _result(experiment: str, backend: Backend, params: dict[str, Any], rows: list[dict]) -> Result:
     return {"experiment": experiment, "backend": backend.name, "params": params, "rows": rows}
 
@@ -114,13 +121,13 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
     dist = check_distribution(dist)
     scale_list = check_scales(scales, dks)
     item = np.dtype(be.dtype).itemsize
-    per_trial = 3 * max(dks) * item
-    chunk = budget.chunk_trials(per_trial, trials, "variance")
+    chunks = _chunks(lambda d: 3 * d * item, dks, trials, "variance")
     total = sum(2.0 * trials * d for d in dks)
     budget.check_time(budget.estimate_seconds(samples=total, elementwise=total, gpu=be.is_gpu),
                       "this variance sweep", "fewer trials or a smaller d_k")
     rows, done = [], 0.0
     for d in dks:
+        chunk = chunks[d]
         rng = be.rng(sub_seed(seed, 1, d))
         dots = []
         for start in range(0, trials, chunk):
@@ -172,8 +179,7 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
     dist = check_distribution(dist)
     scale_list = check_scales(scales, dks)
     item = np.dtype(be.dtype).itemsize
-    per_trial = item * (2 * n * max(dks) + 3 * n * n)
-    chunk = budget.chunk_trials(per_trial, trials, "saturation")
+    chunks = _chunks(lambda d: item * (2 * n * d + 3 * n * n), dks, trials, "saturation")
     flops = sum(2.0 * trials * n * n * d for d in dks)
     elem = 3.0 * trials * n * n * len(dks) * len(scale_list)
     samples = sum(2.0 * trials * n * d for d in dks)
@@ -183,6 +189,7 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
                       time_budget)
     rows, done = [], 0.0
     for d in dks:
+        chunk = chunks[d]
         rng = be.rng(sub_seed(seed, 2, d, n))
         acc = {s.name: _SatAccumulator() for s in scale_list}
         for start in range(0, trials, chunk):
@@ -269,8 +276,8 @@ def gradients(dks: Sequence[int], n: int = 10, scales: Sequence[str | Scale] = (
     dist = check_distribution(dist)
     scale_list = check_scales(scales, dks)
     item = np.dtype(be.dtype).itemsize
-    per_trial = item * (n * max(dks) + 2 * max(dks) + 8 * n) + 8 * 4 * n
-    chunk = budget.chunk_trials(per_trial, trials, "gradients")
+    chunks = _chunks(lambda d: item * (n * d + 2 * d + 8 * n) + 8 * 4 * n, dks, trials,
+                     "gradients")
     flops = sum(4.0 * trials * n * d for d in dks) * len(scale_list)
     elem = 80.0 * trials * n * len(dks) * len(scale_list)  # bisection for ‖J‖₂
     est = budget.estimate_seconds(flops, elem, sum(trials * n * d for d in dks), gpu=be.is_gpu)
@@ -278,6 +285,7 @@ def gradients(dks: Sequence[int], n: int = 10, scales: Sequence[str | Scale] = (
     budget.check_time(est, "this gradient sweep", f"--trials {fit} or a smaller n / d_k", time_budget)
     rows, done, total = [], 0.0, float(trials * len(dks))
     for d in dks:
+        chunk = chunks[d]
         rng = be.rng(sub_seed(seed, 3, d, n))
         norms = {s.name: [] for s in scale_list}
         jnorms = {s.name: [] for s in scale_list}
@@ -384,8 +392,7 @@ def precision(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = (
     dtype_list = [_check_precision_dtype(t) for t in dtypes]
     if not dtype_list:
         raise InputError("give at least one dtype")
-    per_trial = 4 * (2 * n * max(dks) + 4 * n * n)
-    chunk = budget.chunk_trials(per_trial, trials, "precision")
+    chunks = _chunks(lambda d: 4 * (2 * n * d + 4 * n * n), dks, trials, "precision")
     flops = sum(2.0 * trials * n * n * d for d in dks)
     est = budget.estimate_seconds(flops, 8.0 * trials * n * n * len(dks) * len(scale_list)
                                   * len(dtype_list), sum(2.0 * trials * n * d for d in dks))
@@ -393,6 +400,7 @@ def precision(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = (
     be = get_backend("numpy", "float32")
     rows, done = [], 0
     for d in dks:
+        chunk = chunks[d]
         rng = be.rng(sub_seed(seed, 4, d, n))
         raws = []
         for start in range(0, trials, chunk):

@@ -37,6 +37,18 @@ def test_same_seed_same_numbers_and_rows_independent_of_other_rows():
     assert c["rows"][0]["entropy_mean"] != row_a["entropy_mean"]
 
 
+@pytest.mark.parametrize("experiment", ["variance", "saturation", "gradients"])
+def test_a_row_does_not_depend_on_the_largest_dk_of_the_sweep(experiment, monkeypatch):
+    # a small chunk budget forces several chunks, whose size used to follow the largest d_k
+    monkeypatch.setattr(ex.budget, "CHUNK_BYTES", 1 << 16)
+    fn = getattr(ex, experiment)
+    kw = {"trials": 3000, "seed": 3} if experiment == "variance" else {"n": 10, "trials": 3000,
+                                                                       "seed": 3}
+    alone = fn([64], scales=["sqrt"], **kw)["rows"][0]
+    swept = next(r for r in fn([64, 4096], scales=["sqrt"], **kw)["rows"] if r["dk"] == 64)
+    assert alone == swept
+
+
 def test_saturation_grows_unscaled_and_is_flat_under_sqrt():
     r = ex.saturation([16, 256], 10, ["none", "sqrt"], 2000, seed=0)
     get = {(row["dk"], row["scale"]): row for row in r["rows"]}
