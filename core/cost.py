@@ -208,6 +208,8 @@ def fit_power_law(x: Sequence[float], t: Sequence[float], level: float = CI_LEVE
 # ---------------------------------------------------------------- timing
 
 MAX_SECONDS = 10.0  # stop repeating (after at least two rounds) once this much time was spent
+MIN_ROUND_SECONDS = 0.02  # rounds faster than this are repeated more (see time_interleaved)
+AUTORANGE = 5  # … up to this many times the requested repeats
 
 
 class _Clock:
@@ -244,12 +246,15 @@ class _Clock:
 
 
 def time_interleaved(fns: dict[Any, tuple[Callable[[], Any], _Clock]], repeats: int = 5,
-                     warmup: int = 1, max_seconds: float = MAX_SECONDS
+                     warmup: int = 1, max_seconds: float = MAX_SECONDS,
+                     min_round_seconds: float = MIN_ROUND_SECONDS
                      ) -> tuple[dict[Any, list[float]], dict[Any, Any]]:
     """Time several functions round-robin (a, b, c, a, b, c, …) so background load hits each alike.
 
-    Each gets `warmup` untimed calls (the last one's output is returned, for checking), then up
-    to `repeats` timed ones; once max_seconds have passed, at least two rounds are kept.
+    Each gets `warmup` untimed calls (the last one's output is returned, for checking), then
+    `repeats` timed ones. Fast rounds are noisy, so while one round takes under
+    min_round_seconds, more rounds follow (up to AUTORANGE× repeats, until the rounds together
+    took min_round_seconds × repeats). Once max_seconds have passed, at least two rounds are kept.
     Returns (seconds per timed call, warm-up output) per key.
     """
     outputs: dict[Any, Any] = {}
@@ -260,10 +265,15 @@ def time_interleaved(fns: dict[Any, tuple[Callable[[], Any], _Clock]], repeats: 
             clock.run(lambda: None)
     times: dict[Any, list[float]] = {k: [] for k in fns}
     t_start = time.perf_counter()
-    for r in range(repeats):
+    r = 0
+    while r < AUTORANGE * repeats:
         for k, (fn, clock) in fns.items():
             times[k].append(clock.run(fn))
-        if r >= 1 and time.perf_counter() - t_start > max_seconds:
+        r += 1
+        elapsed = time.perf_counter() - t_start
+        if r >= 2 and elapsed > max_seconds:
+            break
+        if r >= repeats and elapsed >= min_round_seconds * repeats:
             break
     return times, outputs
 

@@ -52,8 +52,8 @@ def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title:
     tips = [alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
             alt.Tooltip("d:Q", title="d"), alt.Tooltip("d_h:Q", title="d_h"),
             alt.Tooltip("seconds:Q", title=t("cost.col.seconds"), format=".3e"),
-            alt.Tooltip("seconds_lo:Q", title="min", format=".3e"),
-            alt.Tooltip("seconds_hi:Q", title="max", format=".3e"),
+            alt.Tooltip("seconds_lo:Q", title=t("cost.tip.lo"), format=".3e"),
+            alt.Tooltip("seconds_hi:Q", title=t("cost.tip.hi"), format=".3e"),
             alt.Tooltip("repeats:Q", title=t("cost.repeats.label")),
             alt.Tooltip("kind:N", title=t("cost.legend.kind"))]
     base = alt.Chart(df).encode(x=log2_x(x, x_title, values),
@@ -63,7 +63,10 @@ def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title:
     solid = base.transform_filter("datum.measured").mark_line(strokeWidth=2)
     dashed = base.transform_filter("!datum.measured || datum.anchor").mark_line(strokeWidth=2,
                                                                               strokeDash=[6, 4])
-    bars = base.mark_rule(strokeWidth=1.5).encode(y="seconds_lo:Q", y2="seconds_hi:Q")
+    # min–max of the repeats; an extrapolation's prediction interval is in its tooltip only (from
+    # three noisy points it can span decades and would flatten the chart)
+    bars = base.transform_filter("datum.measured").mark_rule(strokeWidth=1.5).encode(
+        y="seconds_lo:Q", y2="seconds_hi:Q")
     points = base.mark_point(size=40).encode(
         shape=alt.Shape("kind:N", legend=None,
                         scale=alt.Scale(domain=[t("cost.kind.measured"), t("cost.kind.extrapolated")],

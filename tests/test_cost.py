@@ -190,11 +190,17 @@ def test_interleaved_timing_takes_event_time_and_round_robins():
     clock = C._Clock("numpy", get_backend("numpy"))
     clock.event = _FakeEvent
     clock.elapsed = lambda s, e: (e.at - s.at) * 1e-3
-    times, outs = C.time_interleaved({"a": (lambda: calls.append("a") or 1, clock),
-                                      "b": (lambda: calls.append("b") or 2, clock)}, repeats=3)
+    fns = {"a": (lambda: calls.append("a") or 1, clock), "b": (lambda: calls.append("b") or 2, clock)}
+    times, outs = C.time_interleaved(fns, repeats=3, min_round_seconds=0.0)
     assert outs == {"a": 1, "b": 2}
     assert calls == ["a", "b", "a", "b", "a", "b", "a", "b"]  # warm-up each, then round robin
     assert times == {"a": [1e-3] * 3, "b": [1e-3] * 3}
+    # rounds faster than min_round_seconds are repeated more, up to AUTORANGE × repeats
+    times, _ = C.time_interleaved(fns, repeats=3, min_round_seconds=60.0)
+    assert len(times["a"]) == len(times["b"]) == C.AUTORANGE * 3
+    # past max_seconds, two rounds are enough
+    times, _ = C.time_interleaved(fns, repeats=3, max_seconds=0.0)
+    assert len(times["a"]) == 2
 
 
 def test_datasheet_peak_reproduces_the_h100_fp32_rate():

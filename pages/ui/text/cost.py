@@ -74,14 +74,16 @@ TEXT: dict[str, dict[str, str]] = {
     "cost.cached": {"en": "Results are cached per backend and sizes; change a setting to measure again.",
                     "zh": "结果按后端与规模缓存；修改任一设置即可重新测量。"},
     "cost.extrapolated_note": {
-        "en": "{count} naive point(s) would take over {ms} ms per call and were not run; they are extrapolated from the fit (dashed lines, hollow diamonds; bars show the {level}% prediction interval).",
-        "zh": "有 {count} 个朴素实现的点单次调用预计超过 {ms} 毫秒，未实际运行；其时间由拟合外推（虚线、空心菱形；误差线为 {level}% 预测区间）。",
+        "en": "{count} naive point(s) would take over {ms} ms per call and were not run; they are extrapolated from the fit (dashed lines, hollow diamonds; the tooltip gives the {level}% prediction interval).",
+        "zh": "有 {count} 个朴素实现的点单次调用预计超过 {ms} 毫秒，未实际运行；其时间由拟合外推（虚线、空心菱形；悬停提示中给出 {level}% 预测区间）。",
     },
     # series
     "cost.impl.dot": {"en": "dot-product", "zh": "点积"},
     "cost.impl.additive": {"en": "additive (factored)", "zh": "加性（因式分解）"},
     "cost.impl.additive-naive": {"en": "additive (naive)", "zh": "加性（朴素）"},
     "cost.impl.torch": {"en": "{impl} · torch", "zh": "{impl} · torch"},
+    "cost.tip.lo": {"en": "fastest (measured) / interval low (extrapolated)", "zh": "最快（实测）/ 区间下限（外推）"},
+    "cost.tip.hi": {"en": "slowest (measured) / interval high (extrapolated)", "zh": "最慢（实测）/ 区间上限（外推）"},
     "cost.legend.series": {"en": "implementation", "zh": "实现"},
     "cost.legend.kind": {"en": "point", "zh": "数据点"},
     "cost.kind.measured": {"en": "measured", "zh": "实测"},
