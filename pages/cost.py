@@ -90,7 +90,7 @@ def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
                                   scale=alt.Scale(domain=[t("cost.ratio.time"), t("cost.ratio.flops")],
                                                   range=[[1, 0], [2, 3]]),
                                   legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=200,
-                                                    symbolStrokeColor="#555555")),
+                                                    symbolType="stroke", symbolStrokeColor="#555555")),
         tooltip=[alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("what:N", title=t("cost.ratio.kind")),
                  alt.Tooltip("value:Q", title=t("cost.axis.ratio"), format=".3g"),

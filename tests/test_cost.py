@@ -224,6 +224,12 @@ def test_machine_peak_is_measured_and_plausible():
     assert p["fp32_flops_per_s"] is None  # no datasheet line on the CPU
 
 
+def test_best_peak_keeps_the_higher_rate_of_two_measurements():
+    a = {"gemm_flops_per_s": 5.0, "tanh_per_s": 9.0, "gemm_size": 1024}
+    b = {"gemm_flops_per_s": 7.0, "tanh_per_s": 3.0, "gemm_size": 1024}
+    assert C.best_peak(a, b) == {"gemm_flops_per_s": 7.0, "tanh_per_s": 9.0, "gemm_size": 1024}
+
+
 def test_geometric_sizes():
     assert C.geometric_sizes(128, 1024) == [128, 256, 512, 1024]
     assert C.geometric_sizes(100, 100) == [128]
