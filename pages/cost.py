@@ -86,18 +86,21 @@ def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
         x=log2_x("n", t("cost.axis.n"), values),
         y=alt.Y("value:Q", title=t("cost.axis.ratio"), scale=alt.Scale(type="log")),
         color=alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND),
-        strokeDash=alt.StrokeDash("what:N", title=None,
-                                  scale=alt.Scale(domain=[t("cost.ratio.time"), t("cost.ratio.flops")],
-                                                  range=[[1, 0], [2, 3]]),
-                                  legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=200,
-                                                    symbolType="stroke", symbolStrokeColor="#555555")),
+        detail="what:N",
         tooltip=[alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("what:N", title=t("cost.ratio.kind")),
                  alt.Tooltip("value:Q", title=t("cost.axis.ratio"), format=".3g"),
                  alt.Tooltip("kind:N", title=t("cost.legend.kind"))])
     one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(color="#777777").encode(y="y:Q")
     title = alt.TitleParams(t("cost.chart.ratio"), anchor="start", fontSize=14)
-    return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), one).properties(
+    dash = alt.StrokeDash("what:N", title=None,
+                          scale=alt.Scale(domain=[t("cost.ratio.time"), t("cost.ratio.flops")],
+                                          range=[[1, 0], [2, 3]]),
+                          legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=200,
+                                            symbolType="stroke", symbolStrokeColor="#555555",
+                                            symbolStrokeWidth=2, symbolSize=300))
+    lines = base.mark_line(strokeWidth=2).encode(strokeDash=dash)
+    return alt.layer(lines, base.mark_point(filled=True, size=30), one).properties(
         width=WIDTH, height=CHART_HEIGHT, title=title)
 
 
