@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -19,7 +20,8 @@ from core.backend import BACKENDS, DTYPES
 from core.errors import InputError
 from core.sampling import DISTRIBUTIONS
 
-EXPERIMENTS = ("variance", "saturation", "gradients", "precision", "cost", "bench")
+EXPERIMENTS = ("variance", "saturation", "gradients", "precision", "cost", "bench",
+               "factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model")
 
 # Columns shown in the table (and guaranteed in --json rows), per experiment.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -34,6 +36,17 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "cost-sweep": ("axis", "series", "n", "d", "d_h", "seconds", "seconds_min", "seconds_max",
                    "measured", "flops", "bytes", "gflops_per_s", "bound_gflops_per_s"),
     "bench": ("n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff"),
+    "factcheck": ("id", "kind", "verdict", "points_agreeing"),
+    "correlated": ("rho", "dk", "scale", "mean_raw", "theory_mean", "rms_raw", "entropy_mean"),
+    "length": ("n", "method", "factor", "entropy_mean", "theory_entropy", "ln_n",
+               "target_weight_mean"),
+    "init": ("scheme", "d_model", "d_k", "var_q", "theory_var_q", "var_logit", "theory_var_logit"),
+    "qk_grads": ("scale", "wrt", "frob_mean", "frob_median", "row_cv_mean", "top_row_share_mean",
+                 "max_abs_err_vs_closed_form"),
+    "training": ("dk", "scale", "loss_first", "loss_last", "accuracy_final", "entropy_first",
+                 "grad_wq_norm_first", "step_to_90", "seconds"),
+    "real_model": ("layer", "head", "raw_over_pred", "logit_std", "entropy_over_ln_n",
+                   "saturated_fraction"),
 }
 
 # `cost --fit`: the exponent of time ∝ size^b per implementation and axis (core.cost.explore).
@@ -97,6 +110,10 @@ def build_parser() -> argparse.ArgumentParser:
                    help="cost --fit: the d of the sweep over n (default: the middle --d)")
     p.add_argument("--n-at", dest="n_at", type=_int, default=None,
                    help="cost --fit: the n of the sweep over d (default: the middle --n)")
+    p.add_argument("--steps", type=_int, default=None, help="training: optimisation steps")
+    p.add_argument("--d-model", dest="d_model", type=_int, default=None,
+                   help="init / qk-grads: model width d_model")
+    p.add_argument("--text", default=None, help="real-model: the sentence to analyse")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -137,8 +154,71 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return ex.cost(args.n or [128, 256, 512], args.d or [64], args.impl or list(ex.IMPLS),
                        d_h=args.d_h, backend=args.backend, dtype=one_dtype,
                        repeats=args.repeats or 5, **common)
+    if e in ("factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model"):
+        return _beyond_the_notes(args, dks, scales)
     return ex.bench(args.n or [512, 1024, 2048], args.d or [64], bh=args.bh,
                     backend=args.backend, dtype=one_dtype, repeats=args.repeats or 7, **common)
+
+
+def _beyond_the_notes(args: argparse.Namespace, dks: list[int], scales: list[str]) -> dict[str, Any]:
+    """The experiments of the fact-check, beyond-√d_k, Q-vs-K, training and real-model pages."""
+    e, seed = args.experiment, args.seed
+    if e == "factcheck":
+        from core import factcheck
+
+        claims = factcheck.check_all(seed)
+        rows = [{**c, "points_agreeing": f"{sum(p['agrees'] for p in c['points'])}/{len(c['points'])}"}
+                for c in claims]
+        return {"experiment": "factcheck", "backend": "numpy",
+                "params": {"seed": seed, "tolerances": factcheck.tolerances()}, "rows": rows}
+    if e in ("correlated", "length", "init"):
+        from core import beyond
+
+        if e == "correlated":
+            rhos = [args.rho] if args.rho else [0.0, 0.5, 0.9]
+            return beyond.correlated_sweep(dks, rhos, n=_single(args.n, 10, "--n"),
+                                           trials=_or(args.trials, 300), seed=seed)
+        if e == "length":
+            return beyond.length_sweep(args.n or [16, 64, 256, 1024], d_k=_single(args.dk, 64, "--dk"),
+                                       rho=args.rho, trials=_or(args.trials, 200), seed=seed)
+        return beyond.init_variance(_or(args.d_model, 768), _single(args.dk, 64, "--dk"), seed=seed)
+    if e == "qk-grads":
+        from core import qk
+
+        return qk.grad_asymmetry(n=_single(args.n, 16, "--n"), d_k=_single(args.dk, 64, "--dk"),
+                                 trials=_or(args.trials, 200), seed=seed, scales=tuple(scales))
+    if e == "training":
+        from core import training
+
+        out = training.training(args.dk or list(training.DEFAULT_DKS),
+                                args.scale or list(training.DEFAULT_SCALES),
+                                n=_single(args.n, 16, "--n"), steps=_or(args.steps, 200), seed=seed)
+        # one row per (d_k, scale) run; the per-step curves stay in the Python API
+        return {"experiment": "training", "backend": out["backend"], "params": out["params"],
+                "rows": out["runs"]}
+    from core import real_model
+
+    missing = real_model.availability()
+    if missing:
+        raise InputError(missing)
+    text = "The quick brown fox jumps over the lazy dog." if args.text is None else args.text
+    out = real_model.analyse(text)
+    return {"experiment": "real_model", "backend": out["backend"],
+            "params": {**out["params"], "summary": out["summary"], "tokens": out["tokens"]},
+            "rows": out["rows"]}
+
+
+def _or(value: Any, default: Any) -> Any:
+    """The value given on the command line, or the default when it was left out (0 is a value)."""
+    return default if value is None else value
+
+
+def _single(values: Sequence[int] | None, default: int, flag: str) -> int:
+    if not values:
+        return default
+    if len(values) > 1:
+        raise InputError(f"{flag} takes one value for this experiment")
+    return values[0]
 
 
 def _one(values: Sequence[str] | None, default: str, flag: str) -> str:
@@ -197,10 +277,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         return 130
-    if args.json:
-        print(json.dumps(_finite(result), allow_nan=False, default=_json_default))
-    else:
-        print(format_table(result))
+    try:
+        if args.json:
+            print(json.dumps(_finite(result), allow_nan=False, default=_json_default))
+        else:
+            print(format_table(result))
+        sys.stdout.flush()
+    except BrokenPipeError:  # `… | head` closed the pipe: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return 0
 
 

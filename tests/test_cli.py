@@ -44,6 +44,44 @@ def test_json_shape(experiment):
         assert KEYS[experiment] <= set(row)
 
 
+MORE = {
+    "factcheck": ([], {"id", "kind", "verdict", "points"}),
+    "correlated": (["--dk", "16", "64", "--rho", "0.5", "--trials", "40"],
+                   {"rho", "dk", "scale", "mean_raw", "theory_mean", "entropy_mean"}),
+    "length": (["--n", "16", "64", "--trials", "20"], {"n", "method", "entropy_mean", "ln_n"}),
+    "init": (["--dk", "32", "--d-model", "128"], {"scheme", "var_q", "theory_var_q", "var_logit"}),
+    "qk-grads": (["--n", "8", "--dk", "16", "--trials", "10"], {"scale", "wrt", "max_abs_err_vs_closed_form"}),
+    "training": (["--dk", "16", "--scale", "sqrt", "--steps", "5"],
+                 {"dk", "scale", "loss_first", "loss_last", "accuracy_final"}),
+}
+
+
+@pytest.mark.parametrize("experiment", list(MORE))
+def test_json_shape_of_the_pages_beyond_the_notes(experiment):
+    args, keys = MORE[experiment]
+    p = run(experiment, *args, "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert {"experiment", "backend", "params", "rows"} <= set(out)
+    assert out["rows"] and all(keys <= set(row) for row in out["rows"])
+
+
+def test_real_model_json_or_a_clear_error_without_the_package():
+    p = run("real-model", "--text", "Attention needs a scale.", "--json")
+    if p.returncode == 2:
+        assert p.stderr.startswith("error: missing:"), p.stderr
+        pytest.skip("the optional model package is absent (requirements-model.txt)")
+    out = json.loads(p.stdout)
+    assert len(out["rows"]) == out["params"]["layers"] * out["params"]["heads"]
+    assert out["params"]["library_max_abs_diff"] < 1e-5
+
+
+def test_closed_pipe_is_not_an_error():
+    p = subprocess.run(f"{sys.executable} -m core variance --dk 8 --trials 50 | head -1", shell=True,
+                       capture_output=True, text=True, check=False, timeout=60)
+    assert "Traceback" not in p.stderr
+
+
 def test_one_row_per_combination():
     out = json.loads(run("saturation", *ARGS["saturation"], "--json").stdout)
     assert len(out["rows"]) == 2 * 2
@@ -88,6 +126,12 @@ def test_table_output_by_default():
     ["saturation", "--backend", "cupy"],
     ["cost", "--impl", "quadratic"],
     ["saturation", "--scale", "power:3"],
+    ["training", "--dk", "0"],
+    ["training", "--steps", "0"],
+    ["length", "--n", "1"],
+    ["init", "--dk", "64", "--d-model", "0"],
+    ["real-model", "--text", ""],
+    ["correlated", "--rho", "2"],
 ])
 def test_bad_input_exits_2_with_one_line_and_no_traceback(args):
     p = run(*args)
