@@ -50,7 +50,8 @@ MORE = {
                    {"rho", "dk", "scale", "mean_raw", "theory_mean", "entropy_mean"}),
     "length": (["--n", "16", "64", "--trials", "20"], {"n", "method", "entropy_mean", "ln_n"}),
     "init": (["--dk", "32", "--d-model", "128"], {"scheme", "var_q", "theory_var_q", "var_logit"}),
-    "qk-grads": (["--n", "8", "--dk", "16", "--trials", "10"], {"scale", "wrt", "max_abs_err_vs_closed_form"}),
+    "qk-grads": (["--n", "8", "--dk", "16", "--trials", "10"],
+                 {"scale", "wrt", "max_abs_err_vs_closed_form"}),
     "training": (["--dk", "16", "--scale", "sqrt", "--steps", "5"],
                  {"dk", "scale", "loss_first", "loss_last", "accuracy_final"}),
 }
