@@ -138,7 +138,10 @@ def open_app(browser, url: str):
 
 def assert_healthy(page) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception is shown"
-    errors = page.locator('[data-testid="stAlertContentError"]')
+    dialogs = page.locator('[role="dialog"]')
+    assert dialogs.count() == 0, f"a dialog covers the page: {dialogs.all_inner_texts()}"
+    # red boxes inside expanders are content (the fact-check's "does not hold" verdicts), not errors
+    errors = page.locator('[data-testid="stAlertContentError"]:not([data-testid="stExpander"] *)')
     assert errors.count() == 0, f"error notice shown: {errors.all_inner_texts()}"
     charts = page.locator('[data-testid="stVegaLiteChart"]')
     assert charts.count() >= 1, "no chart on the page"
@@ -191,4 +194,35 @@ def test_slider_changes_url_and_chart(browser, server, name):
     after = page.locator('[data-testid="stVegaLiteChart"]').first.screenshot()
     assert before != after, "the chart did not change when d_k moved from 64 to 128"
     assert_healthy(page)
+    context.close()
+
+
+# The pages beyond the notes' story (cost, fact-check, beyond, Q vs K, training, real model):
+# each opened by deep link on its own, in both languages, checked and photographed.
+MORE_PAGES = ("cost", "fact-check", "beyond", "q-vs-k", "training", "real-model")
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("name", MORE_PAGES)
+def test_more_pages_render_and_screenshot(browser, server, name, lang):
+    from test_i18n import page_table
+
+    files = {url: file for file, url, *_ in page_table()}
+    assert (ROOT / files[name]).is_file(), f"{files[name]} is missing"
+    context = browser.new_context(viewport=VIEWPORT, locale="en-US")
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(f"{server}/{name}?lang={lang}")
+    page.wait_for_selector("h1", timeout=120_000)
+    wait_idle(page, timeout_ms=120_000, charts=name != "real-model")
+    TIMINGS.setdefault(name, {})[f"first_render_{lang}_s"] = round(time.perf_counter() - start, 2)
+    if name == "real-model" and page.locator('[data-testid="stVegaLiteChart"]').count() == 0:
+        # the optional model package is absent: the page says so instead of drawing charts
+        assert page.locator('[data-testid="stAlert"]').count() >= 1
+    else:
+        assert_healthy(page)
+    if lang == "zh":
+        title = page.locator("h1").first.inner_text()
+        assert re.search(r"[\u4e00-\u9fff]", title), f"title not in Chinese: {title!r}"
+    page.screenshot(path=str(ARTIFACTS / f"{name}-{lang}.png"), full_page=True)
     context.close()
