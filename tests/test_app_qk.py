@@ -1,36 +1,15 @@
 """AppTest: the Q-vs-K page in both languages, tying toggle and URL validation."""
 
-from pathlib import Path
-
 import pytest
+from conftest import run_linked_page
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.i18n import text_for
 
-APP = str(Path(__file__).resolve().parents[1] / "app.py")
-SHARED = ("dk", "n", "trials", "seed")
-
 
 def _page(lang: str, **params: str) -> AppTest:
-    """Open the page through app.py as a shared link would.
-
-    Its url_path differs from its file name, so AppTest finds it only after a first run has
-    registered the pages; that run rewrites the URL, so the page's parameters are set again
-    afterwards. Shared settings (d_k, seed) are already bound by then: they go to session state.
-    """
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.query_params["lang"] = lang
-    at.run()
-    at.switch_page("pages/qk.py")
-    at.query_params["lang"] = lang
-    for k, v in params.items():
-        if k in SHARED:
-            at.session_state[k] = int(v)
-        else:
-            at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
+    """Open the page through app.py as a shared link would."""
+    return run_linked_page("qk", {"lang": lang, **params})
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

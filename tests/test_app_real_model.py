@@ -7,7 +7,7 @@ without it those tests skip with the reason. The "package missing" message is te
 from __future__ import annotations
 
 import pytest
-from conftest import ROOT
+from conftest import run_linked_page
 from streamlit.testing.v1 import AppTest
 
 from core import real_model as rm
@@ -18,21 +18,8 @@ needs_model = pytest.mark.skipif(MISSING is not None, reason=f"optional model pa
 
 
 def _open(params: dict[str, str]) -> AppTest:
-    """Open /real-model?k=v through app.py.
-
-    The page's url_path ("real-model") differs from its file name, so AppTest can only find it
-    after a first run has registered the pages (see AppTest.switch_page); that first run rewrites
-    the URL, so the page's parameters are set again before the page runs.
-    """
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=180)
-    if "lang" in params:
-        at.query_params["lang"] = params["lang"]
-    at.run()
-    at.switch_page("pages/real_model.py")
-    for k, v in params.items():
-        at.query_params[k] = v
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
+    """Open /real-model?k=v through app.py."""
+    at = run_linked_page("real_model", params)
     assert at.title[0].value == text_for("real_model.title", params.get("lang", "en"))
     return at
 
