@@ -21,6 +21,8 @@ ROOT = Path(__file__).parent
 # (file, url_path, topic, icon, section). The title is t("<topic>.nav"); the section is
 # t("common.section.<section>"). A page whose file does not exist yet is skipped, so a
 # colleague's page appears as soon as its file lands. Keep url_paths stable: links depend on them.
+# Each file is named after its url_path: a fresh server resolves its first request against the
+# pages/ folder's file names before app.py has run st.navigation (see controls.settings).
 PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/overview.py", "overview", "overview", ":material/home:", "story"),
     ("pages/variance.py", "variance", "variance", ":material/bar_chart:", "story"),
@@ -29,11 +31,11 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/precision.py", "precision", "precision", ":material/decimal_increase:", "story"),
     # Placeholders, registered only once their file exists:
     ("pages/cost.py", "cost", "cost", ":material/speed:", "beyond"),
-    ("pages/factcheck.py", "fact-check", "factcheck", ":material/fact_check:", "beyond"),
+    ("pages/fact-check.py", "fact-check", "factcheck", ":material/fact_check:", "beyond"),
     ("pages/beyond.py", "beyond", "beyond", ":material/explore:", "beyond"),
-    ("pages/qk.py", "q-vs-k", "qk", ":material/compare_arrows:", "beyond"),
+    ("pages/q-vs-k.py", "q-vs-k", "qk", ":material/compare_arrows:", "beyond"),
     ("pages/training.py", "training", "training", ":material/model_training:", "practice"),
-    ("pages/real_model.py", "real-model", "real_model", ":material/hub:", "practice"),
+    ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
 

@@ -10,7 +10,7 @@ from pages.ui.i18n import text_for
 
 def _page(lang: str, **params: str) -> AppTest:
     """Open the page through app.py as a shared link would."""
-    return run_linked_page("factcheck", {"lang": lang, **params})
+    return run_linked_page("fact-check", {"lang": lang, **params})
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

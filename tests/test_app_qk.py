@@ -9,7 +9,7 @@ from pages.ui.i18n import text_for
 
 def _page(lang: str, **params: str) -> AppTest:
     """Open the page through app.py as a shared link would."""
-    return run_linked_page("qk", {"lang": lang, **params})
+    return run_linked_page("q-vs-k", {"lang": lang, **params})
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -19,7 +19,7 @@ needs_model = pytest.mark.skipif(MISSING is not None, reason=f"optional model pa
 
 def _open(params: dict[str, str]) -> AppTest:
     """Open /real-model?k=v through app.py."""
-    at = run_linked_page("real_model", params)
+    at = run_linked_page("real-model", params)
     assert at.title[0].value == text_for("real_model.title", params.get("lang", "en"))
     return at
 

@@ -7,6 +7,7 @@ Screenshots (English and Chinese) and timings land in tests/artifacts/.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -47,13 +48,12 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="module")
-def server():
-    """`streamlit run app.py` headless on a free loopback port; stopped after the module."""
-    _require_browser()
+@contextlib.contextmanager
+def serve(log_name: str = "streamlit.log"):
+    """`streamlit run app.py` headless on a free loopback port; stopped on exit."""
     port = _free_port()
     ARTIFACTS.mkdir(parents=True, exist_ok=True)
-    log = open(ARTIFACTS / "streamlit.log", "w")  # closed at teardown
+    log = open(ARTIFACTS / log_name, "w")  # closed at exit
     proc = subprocess.Popen(
         [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
          "--server.address", "127.0.0.1", "--server.port", str(port),
@@ -70,7 +70,7 @@ def server():
             except OSError:
                 pass
             if proc.poll() is not None or time.monotonic() > deadline:
-                raise RuntimeError(f"streamlit did not start; see {ARTIFACTS / 'streamlit.log'}")
+                raise RuntimeError(f"streamlit did not start; see {ARTIFACTS / log_name}")
             time.sleep(0.3)
         yield url
     finally:
@@ -80,6 +80,13 @@ def server():
         except subprocess.TimeoutExpired:
             os.killpg(proc.pid, signal.SIGKILL)
         log.close()
+
+
+@pytest.fixture(scope="module")
+def server():
+    _require_browser()
+    with serve() as url:
+        yield url
 
 
 @pytest.fixture(scope="module")
@@ -226,3 +233,21 @@ def test_more_pages_render_and_screenshot(browser, server, name, lang):
         assert re.search(r"[\u4e00-\u9fff]", title), f"title not in Chinese: {title!r}"
     page.screenshot(path=str(ARTIFACTS / f"{name}-{lang}.png"), full_page=True)
     context.close()
+
+
+@pytest.mark.parametrize("name", ["q-vs-k", "fact-check", "variance"])
+def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
+    """A shared link is often the first request a server sees: it must open that page, with the
+    sidebar, and no "page not found" dialog (Streamlit resolves it against pages/ file names
+    before app.py has declared the navigation)."""
+    with serve(f"streamlit-fresh-{name}.log") as url:
+        context = browser.new_context(viewport=VIEWPORT, locale="en-US")
+        page = context.new_page()
+        page.goto(f"{url}/{name}?lang=zh")
+        page.wait_for_selector("h1", timeout=120_000)
+        wait_idle(page, timeout_ms=120_000)
+        assert page.locator('[role="dialog"]').count() == 0, page.locator('[role="dialog"]').all_inner_texts()
+        assert page.locator('[data-testid="stSidebarNavLink"]').count() >= 5
+        assert re.search(r"[\u4e00-\u9fff]", page.locator("h1").first.inner_text())
+        assert page.url.split("?")[0].endswith(f"/{name}")
+        context.close()

@@ -54,6 +54,7 @@ def _seed_text(default: str) -> None:
     st.session_state[TEXT_KEY] = raw[: rm.MAX_CHARS]
 
 
+controls.settings()  # the shared sidebar ran (or a fresh server's deep link is rerouted via app.py)
 st.title(t("real_model.title"))
 st.markdown(t("real_model.intro"))
 st.latex(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_k,\qquad "
