@@ -28,34 +28,6 @@ def run_page(page: str, query: dict[str, str] | None = None, locale: str | None 
     return at.run()
 
 
-def run_linked_page(file: str, params: dict[str, str] | None = None, timeout: float = 180):
-    """Open pages/<file>.py through app.py when its url_path differs from its file name.
-
-    AppTest finds such a page only after a first run has registered the pages, and that run
-    rewrites the URL, so the page's parameters are set again before the page runs. The shared
-    sidebar settings are bound by the first run, so they go to session state instead.
-    """
-    from streamlit.testing.v1 import AppTest
-
-    params = params or {}
-    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=timeout)
-    if "lang" in params:
-        at.query_params["lang"] = params["lang"]
-    at.run()
-    at.switch_page(f"pages/{file}.py")
-    for key, value in params.items():
-        if key in SHARED_INT:
-            at.session_state[key] = int(value)
-        else:
-            at.query_params[key] = value
-    at.run()
-    assert not at.exception, [e.value for e in at.exception]
-    return at
-
-
-SHARED_INT = ("dk", "n", "trials", "seed")
-
-
 @pytest.fixture
 def open_page():
     return run_page

@@ -1,7 +1,7 @@
 """AppTest: the fact-check page in both languages; cards start collapsed; verdicts come from core."""
 
 import pytest
-from conftest import run_linked_page
+from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
 from core import factcheck as fc
@@ -10,7 +10,9 @@ from pages.ui.i18n import text_for
 
 def _page(lang: str, **params: str) -> AppTest:
     """Open the page through app.py as a shared link would."""
-    return run_linked_page("fact-check", {"lang": lang, **params})
+    at = run_page("fact-check", {"lang": lang, **params}, timeout=180)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -1,7 +1,7 @@
 """AppTest: the Q-vs-K page in both languages, tying toggle and URL validation."""
 
 import pytest
-from conftest import run_linked_page
+from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.i18n import text_for
@@ -9,7 +9,9 @@ from pages.ui.i18n import text_for
 
 def _page(lang: str, **params: str) -> AppTest:
     """Open the page through app.py as a shared link would."""
-    return run_linked_page("q-vs-k", {"lang": lang, **params})
+    at = run_page("q-vs-k", {"lang": lang, **params}, timeout=180)
+    assert not at.exception, [e.value for e in at.exception]
+    return at
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])

@@ -7,7 +7,7 @@ without it those tests skip with the reason. The "package missing" message is te
 from __future__ import annotations
 
 import pytest
-from conftest import run_linked_page
+from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
 from core import real_model as rm
@@ -19,7 +19,8 @@ needs_model = pytest.mark.skipif(MISSING is not None, reason=f"optional model pa
 
 def _open(params: dict[str, str]) -> AppTest:
     """Open /real-model?k=v through app.py."""
-    at = run_linked_page("real-model", params)
+    at = run_page("real-model", params, timeout=180)
+    assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == text_for("real_model.title", params.get("lang", "en"))
     return at
 
