@@ -267,6 +267,12 @@ def _run_entropy_table(seed: int, progress: Progress, p: dict[str, Any]) -> tupl
     return pts, facts
 
 
+def _normal_qk(seed: int, tag: int, trials: int, n: int, d: int) -> tuple[np.ndarray, np.ndarray]:
+    """Q, K (trials × n × d_k) with iid N(0, 1) float32 components, seeded by (seed, tag, d_k, n)."""
+    rng = get_backend("numpy", "float32").rng(sub_seed(seed, tag, d, n))
+    return draw(rng, (trials, n, d), "normal", "float32"), draw(rng, (trials, n, d), "normal", "float32")
+
+
 def matrix_max_weights(dks: Sequence[int], scales: Sequence[str], n: int, draws: int, seed: int,
                        progress: Progress = None) -> dict[tuple[int, str], np.ndarray]:
     """The notes' printed statistic, per draw: max_{i,j} softmax(c · Q Kᵀ)_ij for one n × n draw.
@@ -276,12 +282,9 @@ def matrix_max_weights(dks: Sequence[int], scales: Sequence[str], n: int, draws:
     ex.check_dks(dks)
     n = ex.check_n(n)
     draws = ex.check_trials(draws)
-    be = get_backend("numpy", "float32")
     out = {}
     for k, d in enumerate(dks):
-        rng = be.rng(sub_seed(seed, 61, d, n))
-        Q = draw(rng, (draws, n, d), "normal", "float32")
-        K = draw(rng, (draws, n, d), "normal", "float32")
+        Q, K = _normal_qk(seed, 61, draws, n, d)
         for s in scales:
             P = softmax(scores(Q, K, scale_factor(s, d)))
             out[(d, s)] = P.reshape(draws, -1).max(axis=1).astype(np.float64)
@@ -380,12 +383,9 @@ def fraction_within(dks: Sequence[int], n: int, trials: int, k: float, seed: int
     ex.check_dks(dks)
     n = ex.check_n(n)
     t = ex.check_trials(trials)
-    be = get_backend("numpy", "float32")
     out = {}
     for i, d in enumerate(dks):
-        rng = be.rng(sub_seed(seed, 63, d, n))
-        Q = draw(rng, (t, n, d), "normal", "float32")
-        K = draw(rng, (t, n, d), "normal", "float32")
+        Q, K = _normal_qk(seed, 63, t, n, d)
         inside = np.abs(scores(Q, K, scale_factor("sqrt", d))) <= k
         per_trial = inside.reshape(t, -1).mean(axis=1)
         out[d] = {"fraction": float(per_trial.mean()),
