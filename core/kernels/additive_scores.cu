@@ -24,11 +24,7 @@
 #define HCHUNK 32
 
 template <bool FAST> __device__ __forceinline__ float tanh_(float x);
-template <> __device__ __forceinline__ float tanh_<true>(float x) {
-    float y;
-    asm("tanh.approx.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
+template <> __device__ __forceinline__ float tanh_<true>(float x) { return ptx_tanh_approx_f32(x); }
 template <> __device__ __forceinline__ float tanh_<false>(float x) { return tanhf(x); }
 
 struct AdditiveSmem {

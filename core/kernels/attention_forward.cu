@@ -47,7 +47,7 @@ template <typename T, int DMAX>
 __global__ void __launch_bounds__(S_THREADS)
 attention_forward_simt(const T* __restrict__ Q, const T* __restrict__ K, const T* __restrict__ V,
                        T* __restrict__ O, int n, int d, float scale) {
-    extern __shared__ float sm[];
+    ASE_DYNAMIC_SMEM(float, sm);
     const int ld = d | 1;                  // odd stride: lanes reading K rows hit distinct banks
     float* Qs = sm;                        // [S_BR][ld]
     float* Ks = Qs + S_BR * ld;            // [S_BC][ld]
@@ -127,53 +127,25 @@ template <> struct MmaCfg<float>  { static constexpr int PADQK = 8, PADV = 4; };
 template <> struct MmaCfg<half_t> { static constexpr int PADQK = 8, PADV = 8; };
 template <> struct MmaCfg<bf16_t> { static constexpr int PADQK = 8, PADV = 8; };
 
-__device__ __forceinline__ unsigned int tf32(float x) {
-    unsigned int r;
-    asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(r) : "f"(x));
-    return r;
-}
 // x = hi + lo with hi = tf32(x), lo = tf32(x − hi): 3xTF32 operands.
 __device__ __forceinline__ void split_tf32(float x, unsigned int& hi, unsigned int& lo) {
-    hi = tf32(x);
-    lo = tf32(x - __uint_as_float(hi));
+    hi = ptx_cvt_rna_tf32_f32(x);
+    lo = ptx_cvt_rna_tf32_f32(x - __uint_as_float(hi));
 }
 
-__device__ __forceinline__ void mma_tf32(float (&c)[4], const unsigned int (&a)[4], unsigned int b0,
-                                         unsigned int b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
+// d = A B + d, m16n8k16, for 16-bit inputs of type T
 template <typename T>
 __device__ __forceinline__ void mma_16(float (&c)[4], const unsigned int (&a)[4], unsigned int b0,
                                        unsigned int b1);
 template <>
 __device__ __forceinline__ void mma_16<half_t>(float (&c)[4], const unsigned int (&a)[4], unsigned int b0,
                                                unsigned int b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+    ptx_mma_m16n8k16_f16(c, a, b0, b1);
 }
 template <>
 __device__ __forceinline__ void mma_16<bf16_t>(float (&c)[4], const unsigned int (&a)[4], unsigned int b0,
                                                unsigned int b1) {
-    asm volatile(
-        "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, "
-        "{%0,%1,%2,%3};"
-        : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3])
-        : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-__device__ __forceinline__ void ldmatrix_x4_trans(unsigned int (&r)[4], const void* p) {
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3])
-                 : "r"(smem_u32(p))
-                 : "memory");
+    ptx_mma_m16n8k16_bf16(c, a, b0, b1);
 }
 
 // dst[r][k] (row stride ld) = src[row0 + r][k] for r < 64, k < D; zero past n rows or d columns.
@@ -221,10 +193,10 @@ __device__ __forceinline__ void qk_tf32(float (&s)[M_BC / 8][4], const float* Qs
             split_tf32(kb.x, bh0, bl0);
             split_tf32(kb.y, bh1, bl1);
             if (SPLIT == 3) {  // small terms first
-                mma_tf32(s[nt], al, bh0, bh1);
-                mma_tf32(s[nt], ah, bl0, bl1);
+                ptx_mma_m16n8k8_tf32(s[nt], al, bh0, bh1);
+                ptx_mma_m16n8k8_tf32(s[nt], ah, bl0, bl1);
             }
-            mma_tf32(s[nt], ah, bh0, bh1);
+            ptx_mma_m16n8k8_tf32(s[nt], ah, bh0, bh1);
         }
     }
 }
@@ -250,10 +222,10 @@ __device__ __forceinline__ void pv_tf32(float (&o)[D / 8][4], const float (&p)[M
             split_tf32(v0[dt * 8], bh0, bl0);
             split_tf32(v1[dt * 8], bh1, bl1);
             if (SPLIT == 3) {
-                mma_tf32(o[dt], al, bh0, bh1);
-                mma_tf32(o[dt], ah, bl0, bl1);
+                ptx_mma_m16n8k8_tf32(o[dt], al, bh0, bh1);
+                ptx_mma_m16n8k8_tf32(o[dt], ah, bl0, bl1);
             }
-            mma_tf32(o[dt], ah, bh0, bh1);
+            ptx_mma_m16n8k8_tf32(o[dt], ah, bh0, bh1);
         }
     }
 }
@@ -288,7 +260,7 @@ __device__ __forceinline__ void pv_16(float (&o)[D / 8][4], const float (&p)[M_B
 #pragma unroll
         for (int dt2 = 0; dt2 < D / 16; dt2++) {
             unsigned int b[4];
-            ldmatrix_x4_trans(b, Vs + key * LD + dt2 * 16 + col);
+            ptx_ldmatrix_x4_trans(b, Vs + key * LD + dt2 * 16 + col);
             mma_16<T>(o[2 * dt2], a, b[0], b[1]);
             mma_16<T>(o[2 * dt2 + 1], a, b[2], b[3]);
         }
@@ -312,7 +284,7 @@ __global__ void __launch_bounds__(M_THREADS)
 attention_forward_mma(const T* __restrict__ Q, const T* __restrict__ K, const T* __restrict__ V,
                       T* __restrict__ O, int n, int d, float scale, int vec) {
     constexpr int LDQ = D + MmaCfg<T>::PADQK, LDV = D + MmaCfg<T>::PADV;
-    extern __shared__ __align__(16) unsigned char smem_raw[];
+    ASE_DYNAMIC_SMEM(unsigned char, smem_raw);
     T* Qs = reinterpret_cast<T*>(smem_raw);  // [M_BR][LDQ]
     T* Ks = Qs + M_BR * LDQ;                 // [M_BC][LDQ]
     T* Vs = Ks + M_BC * LDQ;                 // [M_BC][LDV]

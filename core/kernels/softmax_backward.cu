@@ -36,7 +36,7 @@ extern "C" __global__ void __launch_bounds__(128)
 grad_norms(const float* __restrict__ raw, const float* __restrict__ K, const float* __restrict__ g,
            float c, int n, int d, float* __restrict__ p_out, float* __restrict__ jg_norm,
            float* __restrict__ grad_norm) {
-    extern __shared__ float sm[];
+    ASE_DYNAMIC_SMEM(float, sm);
     __shared__ float scratch[32];
     __shared__ int top;
     float* p = sm;       // s, then p
