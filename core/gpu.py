@@ -76,6 +76,10 @@ _notices: deque[str] = deque(maxlen=20)
 
 
 def _cupy() -> Any:
+    """The array namespace the launchers allocate with: CuPy, or the CPU emulator's inside emulated()."""
+    emu = _state["emulator"]
+    if emu is not None:
+        return emu.xp
     if not cupy_available():
         raise KernelError("no CUDA GPU / CuPy not installed")
     import cupy
@@ -83,33 +87,55 @@ def _cupy() -> Any:
     return cupy
 
 
-def kernel_source(source: str) -> str:
-    """The text NVRTC compiles: the `.cu` with `#include "common.cuh"` replaced by that file."""
+def to_host(x: Any) -> np.ndarray:
+    """A launcher's output as a NumPy array (cupy.ndarray.get(), or a copy of an emulated array)."""
+    return x.get() if hasattr(x, "get") else np.array(x, copy=True)
+
+
+def _device_key() -> Any:
+    emu = _state["emulator"]
+    return ("emulator", emu.schedule) if emu is not None else _cupy().cuda.Device().id
+
+
+def kernel_source_text(code: str) -> str:
+    """CUDA C with `#include "common.cuh"` replaced by that file's text (NVRTC gets no include path)."""
     common = (KERNEL_DIR / "common.cuh").read_text().replace("#pragma once\n", "")
-    return (KERNEL_DIR / source).read_text().replace('#include "common.cuh"\n', common)
+    return code.replace('#include "common.cuh"\n', common)
+
+
+def kernel_source(source: str) -> str:
+    """The text NVRTC (or the CPU emulator) compiles for one `.cu` of core/kernels."""
+    return kernel_source_text((KERNEL_DIR / source).read_text())
 
 
 def kernels(source: str) -> dict[str, Any]:
     """{kernel name: cupy.RawKernel} of one `.cu`, compiled once per process and device."""
-    cp = _cupy()
-    key = (source, cp.cuda.Device().id)
+    _cupy()
+    emu = _state["emulator"]
+    key = (source, _device_key())
     with _lock:
         if key in _compiled:
             return _compiled[key]
-        if source in _failed:
+        if source in _failed and emu is None:
             raise KernelError(_failed[source])
         names = SOURCES[source]
         try:
             code = kernel_source(source)
-            templated = any("<" in name for name in names)
-            module = cp.RawModule(code=code, options=COMPILE_OPTIONS,
-                                  name_expressions=list(names) if templated else None)
-            funcs = {name: module.get_function(name) for name in names}  # compiles and loads now
+            if emu is not None:
+                funcs = emu.compile(code, names)
+            else:
+                import cupy as cp
+
+                templated = any("<" in name for name in names)
+                module = cp.RawModule(code=code, options=COMPILE_OPTIONS,
+                                      name_expressions=list(names) if templated else None)
+                funcs = {name: module.get_function(name) for name in names}  # compiles and loads now
         except Exception as exc:
             first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
             msg = f"{source} did not compile or load ({type(exc).__name__}: {first[:200]})"
-            _failed[source] = msg
-            _notices.append(msg)
+            if emu is None:  # an emulator build failure is the test's to report, not the app's
+                _failed[source] = msg
+                _notices.append(msg)
             raise KernelError(msg) from exc
         _compiled[key] = funcs
         return funcs
@@ -171,7 +197,28 @@ def compile_all() -> dict[str, str]:
     return out
 
 
-_state = {"reference_only": False}
+_state: dict[str, Any] = {"reference_only": False, "emulator": None}
+
+
+@contextmanager
+def emulated(schedule: int = 0) -> Iterator[Any]:
+    """Within this block the launchers run our kernel sources on the CPU emulator
+    (core/kernels/emulator.py) instead of CuPy, and allocate with its guarded NumPy namespace.
+    schedule: 0 resumes threads in order, 1 in reverse, ≥ 2 shuffled (seeded). Process-wide;
+    raises KernelError where the emulator cannot run (no g++)."""
+    from core.kernels.emulator import CpuEmulator, EmulatorError
+
+    try:
+        emu = CpuEmulator(schedule)
+    except EmulatorError as exc:
+        raise KernelError(str(exc)) from exc
+    with _lock:
+        before, _state["emulator"] = _state["emulator"], emu
+    try:
+        yield emu
+    finally:
+        with _lock:
+            _state["emulator"] = before
 
 
 @contextmanager
@@ -200,8 +247,13 @@ def _f32(cp: Any, x: Array) -> Any:
     return cp.ascontiguousarray(x, dtype=cp.float32)
 
 
+def _ptr(x: Any) -> int:
+    data = x.data
+    return data.ptr if hasattr(data, "ptr") else x.ctypes.data
+
+
 def _aligned(*xs: Any) -> bool:
-    return all(x.data.ptr % 16 == 0 for x in xs)
+    return all(_ptr(x) % 16 == 0 for x in xs)
 
 
 # ---------------------------------------------------------------- 1. row statistics
@@ -442,12 +494,17 @@ def grad_norm_or_none(draws: Any, c: float) -> tuple[Any, Any] | None:
 def grad_norms_twin(raw: np.ndarray, K: np.ndarray, g: np.ndarray,
                     c: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """NumPy twin: s = c·r rounded to float32, then float64: p = softmax(s), J g = (diag p − p pᵀ) g,
-    ∂L/∂q = c·Kᵀ(J g). Returns (p, ‖∂L/∂q‖₂, ‖J g‖₂)."""
+    ∂L/∂q = c·Kᵀ(J g). Returns (p, ‖∂L/∂q‖₂, ‖J g‖₂).
+
+    J g is formed as p ⊙ (ρ − p·ρ) with ρ = g − g_top (J·1 = 0, so the shift changes nothing in exact
+    arithmetic): written as p ⊙ g − p (p·g), a row with p_top = 1 − 5e-20 rounds p_top·(1 − p_top)
+    to 0 and its entries of J g lose all precision (the CPU emulator caught the earlier twin doing so)."""
     s = (np.asarray(raw, dtype=np.float32) * np.float32(c)).astype(np.float64)
     e = np.exp(s - s.max(axis=-1, keepdims=True))
     p = e / e.sum(axis=-1, keepdims=True)
     g = np.asarray(g, dtype=np.float64)
-    Jg = p * g - p * (p * g).sum(axis=-1, keepdims=True)
+    rho = g - np.take_along_axis(g, p.argmax(axis=-1)[..., None], axis=-1)
+    Jg = p * (rho - (p * rho).sum(axis=-1, keepdims=True))
     grad = c * np.einsum("tnd,tn->td", np.asarray(K, dtype=np.float64), Jg)
     return p, np.linalg.norm(grad, axis=-1), np.linalg.norm(Jg, axis=-1)
 

@@ -95,6 +95,19 @@ def test_grad_norms_twin_matches_grad_query_and_torch_autograd(n: int, d: int, c
     np.testing.assert_allclose(gn, tq.grad.norm(dim=-1).numpy(), rtol=1e-4, atol=1e-9)
 
 
+def test_grad_norms_twin_keeps_precision_on_a_saturated_row() -> None:
+    """Two keys, p = (ε, 1 − ε) with ε ≈ 5e-20: J g = ε(1 − ε)(g₀ − g₁)·(1, −1) exactly, so
+    ‖J g‖ = √2·ε·|g₀ − g₁| (the unshifted p⊙g − p(p·g) loses the second entry to 1 − ε = 1)."""
+    raw = np.array([[-21.454, 22.893]], np.float32)
+    g = np.array([[0.7, -1.9]])
+    K = np.array([[[1.0, 0.0], [0.0, 2.0]]])
+    p, gn, jn = gpu.grad_norms_twin(raw, K, g, 1.0)
+    eps = p[0, 0]
+    assert 1e-20 < eps < 1e-18
+    assert jn[0] == pytest.approx(math.sqrt(2) * eps * 2.6, rel=1e-12)
+    assert gn[0] == pytest.approx(eps * 2.6 * math.hypot(1.0, 2.0), rel=1e-12)  # Kᵀ(ε·2.6·(1, −1))
+
+
 def test_bfloat16_bits_round_to_nearest_even_like_torch() -> None:
     x = np.concatenate([RNG.standard_normal(10000).astype(np.float32) * 100,
                         np.array([0.0, -0.0, 1.0, 1 + 2**-8, 1 + 3 * 2**-8, 65504.0, 1e-30], np.float32)])

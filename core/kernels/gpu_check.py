@@ -27,7 +27,7 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +37,9 @@ from core import gpu
 
 SIZES_N: tuple[int, ...] = (1, 2, 31, 33, 1000, 4097)
 SIZES_D: tuple[int, ...] = (1, 3, 64, 128, 256)
+# On the CPU emulator (one fiber per thread) the large sizes take minutes; these still cover one,
+# two and three tiles of every kernel, partial tiles and both sides of each power of two.
+EMULATED_SIZES_N: tuple[int, ...] = (1, 2, 31, 33, 130)
 ATTENTION_TOL: dict[str, tuple[float, float]] = {
     "float32": (2e-5, 1e-4), "tf32": (5e-3, 5e-3), "float16": (2e-3, 4e-3), "bfloat16": (1e-2, 1.6e-2)}
 TORCH_TOL: dict[str, tuple[float, float]] = {
@@ -71,9 +74,11 @@ def scaled_error(got: Any, want: Any, atol: float | np.ndarray, rtol: float) -> 
 
 
 def _cp() -> Any:
-    import cupy
+    """The launchers' array namespace: CuPy, or the CPU emulator's inside core.gpu.emulated()."""
+    return gpu._cupy()
 
-    return cupy
+
+_host = gpu.to_host
 
 
 def _rng(*key: int) -> np.random.Generator:
@@ -91,8 +96,8 @@ def check_row_stats(n: int, version: int = 2, trials: int | None = None) -> Chec
     scales = (1.0, 0.125, 0.02)
     pm, H, P = gpu.row_stats(cp.asarray(raw), scales, weights=True, version=version)
     tpm, tH, tP = gpu.row_stats_twin(raw, scales, weights=True)
-    err = max(scaled_error(pm.get(), tpm, *STATS_TOL), scaled_error(H.get(), tH, *STATS_TOL),
-              scaled_error(P.get(), tP, *WEIGHTS_TOL))
+    err = max(scaled_error(_host(pm), tpm, *STATS_TOL), scaled_error(_host(H), tH, *STATS_TOL),
+              scaled_error(_host(P), tP, *WEIGHTS_TOL))
     return Check(f"row_stats v{version} trials={trials} n={n}", err)
 
 
@@ -121,13 +126,13 @@ def check_attention(bh: int, n: int, d: int, dtype: str = "float32", version: st
     tol = ATTENTION_TOL["tf32" if dtype == "float32" and split == 1 else dtype]
     plan = gpu.attention_plan(bh, n, d, dtype, version, split)
     return Check(f"attention {dtype} {plan.name} bh={bh} n={n} d={d}",
-                 scaled_error(_as_float(O.get(), dtype), want, *tol))
+                 scaled_error(_as_float(_host(O), dtype), want, *tol))
 
 
 def check_attention_torch(bh: int, n: int, d: int, dtype: str = "float32") -> Check | None:
     """Our fused kernel vs torch.nn.functional.scaled_dot_product_attention; None without torch CUDA."""
     torch = gpu._torch_cuda()
-    if torch is None:
+    if torch is None or gpu._state["emulator"] is not None:
         return None
     cp = _cp()
     Q, K, V = attention_inputs(bh, n, d, dtype, seed=1)
@@ -142,7 +147,7 @@ def check_attention_torch(bh: int, n: int, d: int, dtype: str = "float32") -> Ch
     with torch.no_grad():
         ref = torch.nn.functional.scaled_dot_product_attention(*ts).reshape(bh, n, d).float().cpu().numpy()
     return Check(f"attention {dtype} vs torch SDPA bh={bh} n={n} d={d}",
-                 scaled_error(_as_float(O.get(), dtype), ref, *TORCH_TOL[dtype]))
+                 scaled_error(_as_float(_host(O), dtype), ref, *TORCH_TOL[dtype]))
 
 
 def check_additive(n: int, m: int, dh: int, fast: bool, softmax: bool) -> Check:
@@ -158,7 +163,7 @@ def check_additive(n: int, m: int, dh: int, fast: bool, softmax: bool) -> Check:
     atol = (2.0**-10 if fast else 1e-5) * vsum * (2.0 if softmax else 1.0)
     tanh = "tanh.approx" if fast else "tanhf"
     return Check(f"additive {'softmax' if softmax else 'scores'} {tanh} n={n} m={m} d_h={dh}",
-                 scaled_error(got.get(), want, atol + 1e-7, 0.0))
+                 scaled_error(_host(got), want, atol + 1e-7, 0.0))
 
 
 def check_grad_norms(trials: int, n: int, d: int, c: float) -> Check:
@@ -171,16 +176,18 @@ def check_grad_norms(trials: int, n: int, d: int, c: float) -> Check:
     raw = (K @ q[:, :, None])[..., 0]
     p, gn, jn = gpu.grad_norms(cp.asarray(raw), cp.asarray(K), cp.asarray(g), c)
     tp, tgn, tjn = gpu.grad_norms_twin(raw, K, g, c)
-    Jg = tp * g - tp * (tp * g).sum(axis=-1, keepdims=True)
+    rho = g - np.take_along_axis(g, tp.argmax(axis=-1)[..., None], axis=-1)
+    Jg = tp * (rho - (tp * rho).sum(axis=-1, keepdims=True))
     size = c * np.linalg.norm(np.einsum("tnd,tn->td", np.abs(K.astype(np.float64)), np.abs(Jg)), axis=-1)
-    err = max(scaled_error(p.get(), tp, 1e-7, 1e-4), scaled_error(gn.get(), tgn, 1e-5 * size + 1e-30, 1e-4),
-              scaled_error(jn.get(), tjn, 1e-7, 1e-4))
+    err = max(scaled_error(_host(p), tp, 1e-7, 1e-4), scaled_error(_host(gn), tgn, 1e-5 * size + 1e-30, 1e-4),
+              scaled_error(_host(jn), tjn, 1e-7, 1e-4))
     return Check(f"grad_norms trials={trials} n={n} d={d} c={c:.3g}", err)
 
 
-def kernel_checks(quick: bool = False) -> Iterable[Callable[[], Check | None]]:
+def kernel_checks(quick: bool = False,
+                  sizes_n: Sequence[int] = SIZES_N) -> Iterable[Callable[[], Check | None]]:
     """Every kernel check, as thunks (so a failure in one does not stop the rest)."""
-    ns = SIZES_N[:4] if quick else SIZES_N
+    ns = tuple(sizes_n)[:4] if quick else tuple(sizes_n)
     ds = SIZES_D
     for version in (1, 2):
         for n in ns:
@@ -332,8 +339,24 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-bench", action="store_true", help="correctness only")
     p.add_argument("--repeats", type=int, default=10)
     p.add_argument("--json", default=None, help="also write the benchmark rows to this JSON file")
+    p.add_argument("--emulate", action="store_true",
+                   help="no GPU needed: run the kernel checks on the CPU emulator "
+                        f"(core/kernels/emulator.py), n in {EMULATED_SIZES_N}; no experiments, no benchmark")
+    p.add_argument("--schedule", type=int, default=0,
+                   help="with --emulate: 0 threads in order, 1 reversed, >= 2 shuffled with that seed")
     args = p.parse_args(argv)
     from core.backend import cupy_available
+
+    if args.emulate:
+        try:
+            with gpu.emulated(args.schedule):
+                checks = run_checks(kernel_checks(args.quick, EMULATED_SIZES_N))
+        except gpu.KernelError as exc:
+            print(str(exc), file=sys.stderr)
+            return 2
+        failed = [c for c in checks if not c.ok]
+        print(f"\n{len(checks) - len(failed)}/{len(checks)} checks passed on the CPU emulator")
+        return 1 if failed else 0
 
     if not cupy_available():
         print(f"no CUDA GPU / CuPy not installed: {gpu.gpu_status()}", file=sys.stderr)
