@@ -160,6 +160,16 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
 # ---------------------------------------------------------------- saturation
 
 
+def _kernels_run(be: Backend | None) -> bool:
+    """Our CUDA kernels take this work: on a CuPy backend, or on the CPU emulator inside
+    core.gpu.emulated() (tests and `python -m core.kernels.gpu_check --emulate`)."""
+    if be is not None and be.is_gpu:
+        return True
+    from core import gpu
+
+    return gpu.emulating()
+
+
 def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = ("none", "sqrt"),
                trials: int = 256, seed: int = 0, rho: float = 0.0, dist: str = "normal",
                backend: str | Backend = "numpy", dtype: str = "float32",
@@ -195,12 +205,13 @@ def saturation(dks: Sequence[int], n: int = 64, scales: Sequence[str | Scale] = 
         for start in range(0, trials, chunk):
             t = min(chunk, trials - start)
             raw = _raw_scores(rng, t, n, d, rho, dist, be.dtype)
-            if be.is_gpu:  # fused scores → softmax → row statistics (core/kernels/softmax_stats.cu)
+            fused = None
+            if _kernels_run(be):  # fused scores → softmax → row statistics (kernels/softmax_stats.cu)
                 from core import gpu
 
                 fused = gpu.row_stats_or_none(raw, [scale_factor(s, d) for s in scale_list])
             for s in scale_list:
-                if be.is_gpu and fused is not None:  # None: kernel unavailable, reference path below
+                if fused is not None:  # None: kernel unavailable, reference path below
                     pmax, H = fused.pop(0)
                     acc[s.name].add(be.asnumpy(pmax).ravel(), be.asnumpy(H).ravel())
                     continue
@@ -294,7 +305,7 @@ def gradients(dks: Sequence[int], n: int = 10, scales: Sequence[str | Scale] = (
             draws = _grad_draws(rng, t, n, d, dist, be.dtype)
             for s in scale_list:
                 c = scale_factor(s, d)
-                if be.is_gpu:  # fused softmax → J g → ‖∂L/∂q‖ (core/kernels/softmax_backward.cu)
+                if _kernels_run(be):  # fused softmax → J g → ‖∂L/∂q‖ (kernels/softmax_backward.cu)
                     from core import gpu
 
                     fused = gpu.grad_norm_or_none(draws, c)
@@ -519,7 +530,8 @@ def run_impl(impl: str, x: dict[str, Any], d: int) -> Any:
     """
     from core import attention as A
 
-    if impl in ("dot", "additive") and A.array_module(x["Q"]) is not np and x["Q"].dtype == np.float32:
+    if impl in ("dot", "additive") and x["Q"].dtype == np.float32 and (
+            A.array_module(x["Q"]) is not np or _kernels_run(None)):
         from core import gpu
 
         out = gpu._or_none(f"cost {impl}", lambda: _run_kernel(impl, x, d))

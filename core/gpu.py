@@ -200,6 +200,11 @@ def compile_all() -> dict[str, str]:
 _state: dict[str, Any] = {"reference_only": False, "emulator": None}
 
 
+def emulating() -> bool:
+    """True inside emulated(): the experiments then send their NumPy arrays through our kernels."""
+    return _state["emulator"] is not None
+
+
 @contextmanager
 def emulated(schedule: int = 0) -> Iterator[Any]:
     """Within this block the launchers run our kernel sources on the CPU emulator

@@ -2,7 +2,8 @@
 
 1. Every kernel check the GPU runs (core.kernels.gpu_check.kernel_checks) passes on the emulator at
    the emulated sizes, with the launchers' own grid, block, shared memory and arguments, in two
-   schedules: round robin, and warp by warp (which exposes a missing __syncthreads).
+   schedules: round robin, and warp by warp (which exposes a missing __syncthreads); and the
+   experiments give the same figures through the kernels as through the reference path.
 2. The emulator's PTX instructions follow the PTX ISA's fragment tables: small test kernels place
    matrices in registers by the tables' formulas and compare one mma / ldmatrix with NumPy.
 3. The emulator catches what it claims to: each test breaks a kernel source in one way and expects
@@ -63,6 +64,19 @@ def test_reductions_are_right_in_every_schedule(schedule: int) -> None:
             _run(lambda n=n: gc.check_row_stats(n, 2))
             _run(lambda n=n: gc.check_grad_norms(4, n, 64, 1.0))
             _run(lambda n=n: gc.check_additive(n, 70, 40, False, True))
+
+
+@pytest.mark.parametrize("index", range(3))
+def test_experiments_give_the_same_figures_through_the_kernels(index: int,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """saturation, gradients and the cost page's dot/additive forward: kernels vs reference path on
+    the same draws (backend numpy; inside emulated() the experiments call our kernels)."""
+    fallbacks: list[str] = []
+    monkeypatch.setattr(gpu, "notice", fallbacks.append)
+    with gpu.emulated():
+        check = gc.same_draw_checks("numpy", trials=16, grad_trials=200)[index]
+        _run(check)
+    assert fallbacks == [], "a kernel fell back to the reference path, so nothing was compared"
 
 
 def test_attention_on_an_unaligned_view_takes_the_scalar_load_path() -> None:

@@ -228,12 +228,14 @@ def _close_rows(a: list[dict], b: list[dict], rtol: float, atol: float, skip: It
     return worst
 
 
-def experiment_checks() -> Iterable[Callable[[], Check]]:
-    """Same figures on CuPy (our kernels) as on the reference path and as on NumPy."""
+def same_draw_checks(backend: str = "cupy", trials: int = 64,
+                     grad_trials: int = 2000) -> list[Callable[[], Check]]:
+    """The experiments give the same figures through our kernels as through the reference path
+    (core.attention) on the very same draws. backend "numpy" is for the CPU emulator."""
     from core import experiments as ex
 
     def saturation_same_draws() -> Check:
-        kw = {"dks": [16, 64, 256], "n": 64, "trials": 64, "backend": "cupy", "scales": ("none", "sqrt")}
+        kw = {"dks": [16, 64, 256], "n": 64, "trials": trials, "backend": backend, "scales": ("none", "sqrt")}
         a = ex.saturation(**kw)["rows"]
         with gpu.reference_only():
             b = ex.saturation(**kw)["rows"]
@@ -241,6 +243,34 @@ def experiment_checks() -> Iterable[Callable[[], Check]]:
         frac = max(abs(x["saturated_fraction"] - y["saturated_fraction"]) * x["rows"] / 2
                    for x, y in zip(a, b, strict=True))
         return Check("saturation: kernels vs reference path (same draws)", max(err, frac))
+
+    def gradients_same_draws() -> Check:
+        kw = {"dks": [16, 64, 256], "n": 10, "trials": grad_trials, "backend": backend}
+        a = ex.gradients(**kw)["rows"]
+        with gpu.reference_only():
+            b = ex.gradients(**kw)["rows"]
+        return Check("gradients: kernels vs reference path (same draws)", _close_rows(a, b, 1e-4, 1e-12))
+
+    def cost_same_inputs() -> Check:
+        from core.backend import get_backend
+
+        be = get_backend(backend)
+        worst = 0.0
+        for n, d, d_h in ((100, 64, 64), (67, 32, 48)):
+            x = ex.cost_inputs(be, n, d, d_h, seed=3)
+            for impl in ("dot", "additive"):
+                got = be.asnumpy(ex.run_impl(impl, x, d))
+                with gpu.reference_only():
+                    want = be.asnumpy(ex.run_impl(impl, x, d))
+                worst = max(worst, scaled_error(got, want, 1e-5, 1e-4))
+        return Check("cost: dot and additive attention, kernels vs reference path (same inputs)", worst)
+
+    return [saturation_same_draws, gradients_same_draws, cost_same_inputs]
+
+
+def experiment_checks() -> Iterable[Callable[[], Check]]:
+    """Same figures on CuPy (our kernels) as on the reference path and as on NumPy."""
+    from core import experiments as ex
 
     def saturation_numpy() -> Check:
         kw = {"dks": [16, 64, 256], "n": 64, "trials": 256, "scales": ("none", "sqrt")}
@@ -250,13 +280,6 @@ def experiment_checks() -> Iterable[Callable[[], Check]]:
                   / (4 * math.hypot(x["entropy_se"], y["entropy_se"]) + 1e-9)
                   for x, y in zip(a, b, strict=True))
         return Check("saturation: CuPy vs NumPy entropy (4 SE)", err)
-
-    def gradients_same_draws() -> Check:
-        kw = {"dks": [16, 64, 256], "n": 10, "trials": 2000, "backend": "cupy"}
-        a = ex.gradients(**kw)["rows"]
-        with gpu.reference_only():
-            b = ex.gradients(**kw)["rows"]
-        return Check("gradients: kernels vs reference path (same draws)", _close_rows(a, b, 1e-4, 1e-12))
 
     def gradients_numpy() -> Check:
         kw = {"dks": [16, 64, 256], "n": 10, "trials": 4000, "scales": ("sqrt",)}
@@ -271,7 +294,7 @@ def experiment_checks() -> Iterable[Callable[[], Check]]:
         err = max(r["max_abs_diff"] / TORCH_TOL[r.get("dtype", "float32")][0] for r in rows)
         return Check("bench: fused kernel vs torch SDPA / cuBLAS output", err, f"{len(rows)} rows")
 
-    return [saturation_same_draws, saturation_numpy, gradients_same_draws, gradients_numpy, bench_small]
+    return [*same_draw_checks("cupy"), saturation_numpy, gradients_numpy, bench_small]
 
 
 # ---------------------------------------------------------------- driver
@@ -341,7 +364,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--json", default=None, help="also write the benchmark rows to this JSON file")
     p.add_argument("--emulate", action="store_true",
                    help="no GPU needed: run the kernel checks on the CPU emulator "
-                        f"(core/kernels/emulator.py), n in {EMULATED_SIZES_N}; no experiments, no benchmark")
+                        f"(core/kernels/emulator.py), n in {EMULATED_SIZES_N}, and the same-draw experiment "
+                        "checks on NumPy arrays; no benchmark")
     p.add_argument("--schedule", type=int, default=0,
                    help="with --emulate: 0 threads in order, 1 reversed, >= 2 shuffled with that seed")
     args = p.parse_args(argv)
@@ -351,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         try:
             with gpu.emulated(args.schedule):
                 checks = run_checks(kernel_checks(args.quick, EMULATED_SIZES_N))
+                checks += run_checks(same_draw_checks("numpy", trials=16, grad_trials=200))
         except gpu.KernelError as exc:
             print(str(exc), file=sys.stderr)
             return 2
