@@ -94,7 +94,7 @@ def to_host(x: Any) -> np.ndarray:
 
 def _device_key() -> Any:
     emu = _state["emulator"]
-    return ("emulator", emu.schedule) if emu is not None else _cupy().cuda.Device().id
+    return ("emulator", emu.schedule, emu.ucontext) if emu is not None else _cupy().cuda.Device().id
 
 
 def kernel_source_text(code: str) -> str:
@@ -206,15 +206,16 @@ def emulating() -> bool:
 
 
 @contextmanager
-def emulated(schedule: int = 0) -> Iterator[Any]:
+def emulated(schedule: int = 0, ucontext: bool = False) -> Iterator[Any]:
     """Within this block the launchers run our kernel sources on the CPU emulator
     (core/kernels/emulator.py) instead of CuPy, and allocate with its guarded NumPy namespace.
-    schedule: 0 resumes threads in order, 1 in reverse, ≥ 2 shuffled (seeded). Process-wide;
-    raises KernelError where the emulator cannot run (no g++)."""
+    schedule: 0 and 1 round robin forwards / backwards, 2 and 3 one warp at a time, ≥ 4 shuffled
+    (core/kernels/emulator.h). ucontext: the portable fiber switch instead of x86-64 assembly.
+    Process-wide; raises KernelError where the emulator cannot run (no g++)."""
     from core.kernels.emulator import CpuEmulator, EmulatorError
 
     try:
-        emu = CpuEmulator(schedule)
+        emu = CpuEmulator(schedule, ucontext)
     except EmulatorError as exc:
         raise KernelError(str(exc)) from exc
     with _lock:

@@ -66,6 +66,13 @@ def test_reductions_are_right_in_every_schedule(schedule: int) -> None:
             _run(lambda n=n: gc.check_additive(n, 70, 40, False, True))
 
 
+def test_the_portable_ucontext_fibers_give_the_same_results() -> None:
+    with gpu.emulated(schedule=2, ucontext=True):
+        _run(lambda: gc.check_attention(2, 130, 64, "float16"))
+        _run(lambda: gc.check_grad_norms(4, 33, 64, 1.0))
+        _run(lambda: gc.check_additive(33, 70, 40, True, True))
+
+
 @pytest.mark.parametrize("index", range(3))
 def test_experiments_give_the_same_figures_through_the_kernels(index: int,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:

@@ -49,7 +49,12 @@
 #include <utility>
 #include <vector>
 
-#if !defined(__x86_64__)
+// Fibers switch with a few lines of x86-64 assembly; elsewhere, or with ASE_EMU_UCONTEXT defined
+// (a test builds that way to keep the portable path honest), with POSIX ucontext.
+#if defined(__x86_64__) && !defined(ASE_EMU_UCONTEXT)
+#define ASE_EMU_ASM_FIBERS 1
+#else
+#define ASE_EMU_ASM_FIBERS 0
 #include <ucontext.h>
 #endif
 
@@ -81,7 +86,7 @@ namespace ase_emu {
 
 // ---------------------------------------------------------------- fibers
 
-#if defined(__x86_64__)
+#if ASE_EMU_ASM_FIBERS
 extern "C" void ase_ctx_switch(void** save_sp, void* new_sp);
 asm(R"(
     .text
@@ -119,7 +124,7 @@ inline const char* kind_name(int k) {
 
 struct Fiber {
     void* sp = nullptr;
-#if !defined(__x86_64__)
+#if !ASE_EMU_ASM_FIBERS
     ucontext_t uc;
 #endif
     int state = DONE;
@@ -142,7 +147,7 @@ struct Machine {
     int active = 0, block_arrived = 0;
     Fiber* cur = nullptr;
     void* sched_sp = nullptr;
-#if !defined(__x86_64__)
+#if !ASE_EMU_ASM_FIBERS
     ucontext_t sched_uc;
 #endif
     std::string error;
@@ -160,7 +165,7 @@ inline void* dynamic_smem() { return M.smem.data(); }
 
 inline void to_scheduler() {
     Fiber* f = M.cur;
-#if defined(__x86_64__)
+#if ASE_EMU_ASM_FIBERS
     ase_ctx_switch(&f->sp, M.sched_sp);
 #else
     swapcontext(&f->uc, &M.sched_uc);
@@ -241,7 +246,7 @@ inline void fiber_main() {
     thread_exit();
 }
 
-#if defined(__x86_64__)
+#if ASE_EMU_ASM_FIBERS
 extern "C" inline void ase_fiber_entry() { fiber_main(); }
 #else
 inline void ase_fiber_entry_uc() { fiber_main(); }
@@ -265,7 +270,7 @@ inline bool run_block(const dim3& block, int schedule, unsigned int round_seed) 
         f.state = RUNNABLE;
         M.warps[f.warp].active++;
         unsigned char* top = M.stacks + (size_t)(i + 1) * STACK_BYTES;
-#if defined(__x86_64__)
+#if ASE_EMU_ASM_FIBERS
         auto* sp = reinterpret_cast<std::uint64_t*>(top);
         *--sp = 0;  // fake return address: at entry rsp + 8 is 16-byte aligned, as after a call
         *--sp = reinterpret_cast<std::uint64_t>(&ase_fiber_entry);
@@ -302,7 +307,7 @@ inline bool run_block(const dim3& block, int schedule, unsigned int round_seed) 
             progressed = true;
             M.cur = &f;
             threadIdx = dim3{f.tx, f.ty, f.tz};
-#if defined(__x86_64__)
+#if ASE_EMU_ASM_FIBERS
             ase_ctx_switch(&M.sched_sp, f.sp);
 #else
             swapcontext(&M.sched_uc, &f.uc);

@@ -37,8 +37,11 @@ import numpy as np
 
 KERNEL_DIR = Path(__file__).parent
 HEADER = KERNEL_DIR / "emulator.h"
+# -fvisibility=hidden and -fno-gnu-unique: each kernel library keeps its own emulator state (the
+# dynamic linker would otherwise merge the libraries' inline globals into one).
 FLAGS: tuple[str, ...] = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
-                          "-fno-strict-aliasing", "-Wno-unknown-pragmas", "-DASE_EMULATE")
+                          "-fno-strict-aliasing", "-Wno-unknown-pragmas", "-fvisibility=hidden",
+                          "-fno-gnu-unique", "-DASE_EMULATE")
 GUARD = 256  # alignment of the arrays the emulator allocates (as cudaMalloc's)
 DEFAULT_SMEM = 48 * 1024
 MAX_SMEM = 227 * 1024  # H100: the most dynamic shared memory one block may opt in to
@@ -68,7 +71,8 @@ def translation_unit(code: str, names: Sequence[str]) -> str:
     entries = ",\n".join(f'    ase_emu::entry("{name}", &{name})' for name in names)
     return (f'#include "emulator.h"\n{code}\n\n'
             f"static const ase_emu::Entry ase_registry[] = {{\n{entries}\n}};\n\n"
-            'extern "C" int ase_launch(const char* name, const unsigned int* grid,\n'
+            'extern "C" __attribute__((visibility("default")))\n'
+            "int ase_launch(const char* name, const unsigned int* grid,\n"
             "                          const unsigned int* block, unsigned long long smem, void** args,\n"
             "                          const char* kinds, int nargs, int schedule, char* err,\n"
             "                          unsigned long long errlen) {\n"
@@ -85,13 +89,15 @@ def _cache_dir() -> Path:
     return path
 
 
-def build(code: str, names: Sequence[str], timeout: float = 600.0) -> Path:
-    """Compile one kernel source for the emulator (cached by the text of everything that goes in)."""
+def build(code: str, names: Sequence[str], timeout: float = 600.0, ucontext: bool = False) -> Path:
+    """Compile one kernel source for the emulator (cached by the text of everything that goes in).
+    ucontext: switch fibers with POSIX ucontext instead of the x86-64 assembly (the portable path)."""
     cxx = compiler()
     if cxx is None:
         raise EmulatorError("the CPU emulator needs a C++ compiler (g++) on PATH")
     unit = translation_unit(code, names)
-    key = hashlib.sha256("\0".join([unit, HEADER.read_text(), " ".join(FLAGS), cxx]).encode())
+    flags = (*FLAGS, "-DASE_EMU_UCONTEXT") if ucontext else FLAGS
+    key = hashlib.sha256("\0".join([unit, HEADER.read_text(), " ".join(flags), cxx]).encode())
     out = _cache_dir() / f"ase-{key.hexdigest()[:24]}.so"
     if out.exists():
         return out
@@ -99,7 +105,7 @@ def build(code: str, names: Sequence[str], timeout: float = 600.0) -> Path:
         src = Path(tmp) / "unit.cpp"
         src.write_text(unit)
         lib = Path(tmp) / "unit.so"
-        cmd = [cxx, *FLAGS, f"-I{KERNEL_DIR}", "-o", str(lib), str(src)]
+        cmd = [cxx, *flags, f"-I{KERNEL_DIR}", "-o", str(lib), str(src)]
         result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
         if result.returncode != 0:
             log = (result.stderr or result.stdout)[-4000:]
@@ -148,7 +154,7 @@ class EmulatedModule:
 
     def __init__(self, emulator: CpuEmulator, code: str, names: Sequence[str]) -> None:
         self._emulator = emulator
-        self._lib = ctypes.CDLL(str(build(code, names)))
+        self._lib = ctypes.CDLL(str(build(code, names, ucontext=emulator.ucontext)))
         fn = self._lib.ase_launch
         fn.restype = ctypes.c_int
         fn.argtypes = [ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint), ctypes.POINTER(ctypes.c_uint),
@@ -283,11 +289,12 @@ class CpuEmulator:
 
     name = "CPU emulator of our CUDA kernels (g++)"
 
-    def __init__(self, schedule: int = 0) -> None:
+    def __init__(self, schedule: int = 0, ucontext: bool = False) -> None:
         reason = unavailable_reason()
         if reason:
             raise EmulatorError(f"the CPU emulator cannot run here: {reason}")
         self.schedule = int(schedule)
+        self.ucontext = bool(ucontext) or os.uname().machine != "x86_64"
         self.xp = GuardedNumPy()
 
     def compile(self, code: str, names: Sequence[str]) -> dict[str, EmulatedKernel]:
