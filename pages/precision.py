@@ -78,7 +78,7 @@ if view is not None:
         st.caption(t("precision.mask.intro"))
         mask = pd.DataFrame({t("common.legend.dtype"): list(view["mask"]),
                              t("precision.mask.value"): [fmt_mask(v) for v in view["mask"].values()]})
-        st.dataframe(mask, hide_index=True, width="stretch")
+        st.table(mask, hide_index=True)
         st.caption(t("precision.mask.explain"))
 
     st.markdown(f"**{t('precision.cross.title')}**")
@@ -89,7 +89,7 @@ if view is not None:
         t("precision.cross.inf"): never if c["dk_logit_inf"] is None else str(c["dk_logit_inf"]),
         t("precision.cross.nan"): never if c["dk_naive_nan"] is None else str(c["dk_naive_nan"]),
     } for c in view["crossings"]])
-    st.dataframe(table, hide_index=True, width="stretch")
+    st.table(table, hide_index=True)
 
     long = df.melt(id_vars=["dk", "scale", "scale_label", "dtype"], var_name="method", value_name="fraction",
                    value_vars=["naive_nonfinite_fraction", "stable_nonfinite_fraction"])

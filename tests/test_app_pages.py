@@ -128,3 +128,26 @@ def test_page_with_malformed_and_out_of_range_url_values(page):
     notices = " ".join(w.value for w in at.warning)
     for param in ("dk=9999", "n=abc", "scales=bogus", "trials=-3", "seed=1.5", "backend=tpu"):
         assert param in notices, f"no notice for {param}: {notices}"
+
+
+def test_progress_throttle_shows_growing_percents_at_most_once_per_interval():
+    from pages.ui.charts import ProgressThrottle
+
+    now = [0.0]
+    throttle = ProgressThrottle(interval=0.1, clock=lambda: now[0])
+    shown = []
+    for k in range(121):  # a 120-cell grid reporting after each cell, 5 ms apart
+        pct = throttle(k / 120)
+        if pct is not None:
+            shown.append(pct)
+        now[0] += 0.005
+    assert shown[0] == 0
+    assert shown == sorted(set(shown))
+    assert len(shown) <= 7  # 0.6 s of work: one update per 0.1 s, not 121
+
+    throttle = ProgressThrottle(interval=0.1, clock=lambda: now[0])
+    assert throttle(0.5) == 50
+    assert throttle(0.7) is None  # too soon
+    now[0] += 0.2
+    assert throttle(0.4) is None  # never backwards
+    assert throttle(2.0) == 100  # clamped

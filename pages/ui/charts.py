@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import math
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -41,6 +42,7 @@ WIDE_WIDTH = 900                # one chart across the page
 SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 
 CACHE_ENTRIES = 96
+PROGRESS_INTERVAL_S = 0.1      # the least time between two updates of a progress bar
 
 
 # ---------------------------------------------------------------- labels and colours
@@ -213,12 +215,37 @@ def cached(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
         return None
 
 
+class ProgressThrottle:
+    """Which progress fractions a bar shows: whole percents that grew, at most one per `interval` s.
+
+    Every update is a message the browser has to render while it is still loading the page's
+    charts; a computation reporting per cell (the saturation page's entropy grid: 120 cells in
+    well under a second) would otherwise send one per cell. The first report is always shown.
+    """
+
+    def __init__(self, interval: float = PROGRESS_INTERVAL_S, clock: Callable[[], float] = time.monotonic):
+        self.interval, self.clock = interval, clock
+        self.shown_at, self.shown_pct = -math.inf, -1
+
+    def __call__(self, fraction: float) -> int | None:
+        """The percent to show for `fraction`, or None to skip this report."""
+        pct, now = int(100 * min(1.0, max(0.0, float(fraction)))), self.clock()
+        if pct <= self.shown_pct or now - self.shown_at < self.interval:
+            return None
+        self.shown_at, self.shown_pct = now, pct
+        return pct
+
+
 def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
     """Like `cached`, with a progress bar while a cache miss computes (fn takes progress=callable)."""
     where = container or st
     bar = where.empty()
+    throttle = ProgressThrottle()
 
     def progress(fraction: float) -> None:
+        pct = throttle(fraction)
+        if pct is None:
+            return
         # The bar lives outside the cached function: keep its updates out of the cache's replay log.
         try:
             from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
@@ -227,7 +254,7 @@ def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: A
         except Exception:  # pragma: no cover - internal API moved; progress is cosmetic
             return
         try:
-            bar.progress(min(1.0, max(0.0, float(fraction))), text=t("common.computing"))
+            bar.progress(pct / 100, text=t("common.computing"))
         finally:
             in_cached_function.reset(token)
 
