@@ -9,8 +9,10 @@ Results are dicts of plain lists / floats (cheap to cache and to turn into a Dat
 
 from __future__ import annotations
 
+import contextlib
 import math
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import numpy as np
@@ -386,6 +388,35 @@ def autograd_check(dk: int, n: int, scale: str, seed: int = 0, dist: str = "norm
 
 # ---------------------------------------------------------------- precision
 
+_TORCH_LOCK = threading.Lock()
+_torch_one = {"users": 0, "saved": 1}
+
+
+@contextlib.contextmanager
+def _torch_single_threaded() -> Iterator[None]:
+    """torch's intra-op pool at one thread while the body runs, then as it was.
+
+    The precision sweep is hundreds of tiny torch ops between numpy products: on a loaded CPU
+    (the browser drawing the page on the same cores) a second OpenMP thread spin-waits against
+    OpenBLAS's and the sweep takes 3-10x longer. Each op is row-wise or exact (max, isfinite,
+    counts of rows), so one thread gives the same numbers. Concurrent callers share one
+    save/restore, so overlapping sessions cannot leave the process at one thread.
+    """
+    import torch
+
+    with _TORCH_LOCK:
+        if _torch_one["users"] == 0:
+            _torch_one["saved"] = torch.get_num_threads()
+        _torch_one["users"] += 1
+        torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        with _TORCH_LOCK:
+            _torch_one["users"] -= 1
+            if _torch_one["users"] == 0:
+                torch.set_num_threads(_torch_one["saved"])
+
 
 def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                    progress: Progress = None) -> dict[str, Any]:
@@ -393,8 +424,9 @@ def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: in
     ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
     dks, ok = _plan(dks, scales)
     used = precision_trials(trials, n, dks, len(ok))
-    rows = _grouped(lambda d, sc: ex.precision(d, n=n, scales=sc, trials=used, seed=seed, progress=progress),
-                    dks, ok)
+    with _torch_single_threaded():
+        rows = _grouped(lambda d, sc: ex.precision(d, n=n, scales=sc, trials=used, seed=seed,
+                                                   progress=progress), dks, ok)
     crossings = []
     for s in ok:
         fp16 = [r for r in rows if r["scale"] == s and r["dtype"] == "float16"]

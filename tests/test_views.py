@@ -153,3 +153,40 @@ def test_overview_at_dk_equals_core_at_that_dk():
 def test_interactive_budget_reduces_trials_for_huge_settings():
     assert views.saturation_trials(1000, 1024, views.DK_GRID, 2) < 10
     assert views.saturation_trials(100, 8, views.DK_GRID, 2) == 100
+
+
+def test_precision_view_equals_core_and_restores_torch_threads():
+    """The view runs torch on one intra-op thread (fast on a busy CPU): same numbers as core on the
+    default thread count, and the process's thread count is as it was afterwards."""
+    import torch
+
+    before = torch.get_num_threads()
+    dks, scales = [2, 64, 1024], ["none", "sqrt"]
+    v = views.precision_view(dks, 256, scales, trials=4, seed=3)
+    assert torch.get_num_threads() == before
+    direct = ex.precision(dks, n=256, scales=scales, trials=v["trials"], seed=3)["rows"]
+    assert repr(v["rows"]) == repr(direct)  # repr: NaN compares equal to NaN
+
+
+def test_torch_single_threaded_nests_across_threads_and_restores():
+    import threading
+
+    import torch
+
+    before = torch.get_num_threads()
+    inside, gate = [], threading.Barrier(2)
+
+    def worker():
+        with views._torch_single_threaded():
+            inside.append(torch.get_num_threads())
+            gate.wait()  # both threads are inside at the same time
+        gate.wait()
+
+    threads = [threading.Thread(target=worker) for _ in range(2)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert inside == [1, 1]
+    assert torch.get_num_threads() == before
+    assert views._torch_one["users"] == 0
