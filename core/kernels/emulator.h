@@ -383,7 +383,9 @@ inline double half16(unsigned int r, int hi, int kind) {
     return kind == K_MMA_F16 ? (double)f16_to_f32(h) : (double)bf16_to_f32(h);
 }
 
-inline void mma_16816(float (&d)[4], const unsigned int (&a)[4], unsigned int b0, unsigned int b1, int kind) {
+// One warp-wide D = A·B + C: every lane's fragments are gathered by the PTX ISA tables, then each
+// lane forms its own four elements of D (C/D: c0 (g, 2t), c1 (g, 2t+1), c2 (g+8, 2t), c3 (g+8, 2t+1)).
+inline void mma_warp(float (&d)[4], const unsigned int (&a)[4], unsigned int b0, unsigned int b1, int kind) {
     Warp& w = my_warp();
     const int p = parity(), l = M.cur->lane;
     std::memcpy(w.a[p][l], a, sizeof a);
@@ -391,16 +393,22 @@ inline void mma_16816(float (&d)[4], const unsigned int (&a)[4], unsigned int b0
     w.b[p][l][1] = b1;
     std::memcpy(w.c[p][l], d, sizeof d);
     warp_arrive(kind, 0xffffffffu);
-    const int g = l >> 2, t = l & 3;
+    const int g = l >> 2, t = l & 3, K = kind == K_MMA_TF32 ? 8 : 16;
     for (int e = 0; e < 4; e++) {
         const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
         double acc = w.c[p][l][e];
-        for (int k = 0; k < 16; k++) {
-            // A: register (row ≥ 8) + 2(k ≥ 8) of lane 4(row % 8) + (k % 8)/2, half k & 1
-            const int al = 4 * (row & 7) + ((k & 7) >> 1), ar = (row >> 3) + 2 * (k >> 3);
-            // B: register (k ≥ 8) of lane 4·col + (k % 8)/2, half k & 1
-            const int bl = 4 * col + ((k & 7) >> 1), br = k >> 3;
-            acc += half16(w.a[p][al][ar], k & 1, kind) * half16(w.b[p][bl][br], k & 1, kind);
+        for (int k = 0; k < K; k++) {
+            if (kind == K_MMA_TF32) {
+                // A: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4);  B: b0 (t, g), b1 (t+4, g)
+                acc += tf32_operand(w.a[p][4 * (row & 7) + (k & 3)][(row >> 3) + 2 * (k >> 2)]) *
+                       tf32_operand(w.b[p][4 * col + (k & 3)][k >> 2]);
+            } else {
+                // two 16-bit values per register, the lower k in the lower half.
+                // A: register (row ≥ 8) + 2(k ≥ 8) of lane 4(row % 8) + (k % 8)/2;
+                // B: register (k ≥ 8) of lane 4·col + (k % 8)/2
+                acc += half16(w.a[p][4 * (row & 7) + ((k & 7) >> 1)][(row >> 3) + 2 * (k >> 3)], k & 1, kind) *
+                       half16(w.b[p][4 * col + ((k & 7) >> 1)][k >> 3], k & 1, kind);
+            }
         }
         d[e] = (float)acc;
     }
@@ -447,33 +455,13 @@ inline float ptx_tanh_approx_f32(float x) {
 }
 
 inline void ptx_mma_m16n8k8_tf32(float (&d)[4], const unsigned int (&a)[4], unsigned int b0, unsigned int b1) {
-    using namespace ase_emu;
-    Warp& w = my_warp();
-    const int p = parity(), l = M.cur->lane;
-    std::memcpy(w.a[p][l], a, sizeof a);
-    w.b[p][l][0] = b0;
-    w.b[p][l][1] = b1;
-    std::memcpy(w.c[p][l], d, sizeof d);
-    warp_arrive(K_MMA_TF32, 0xffffffffu);
-    const int g = l >> 2, t = l & 3;
-    for (int e = 0; e < 4; e++) {
-        const int row = g + 8 * (e >> 1), col = 2 * t + (e & 1);
-        double acc = w.c[p][l][e];
-        for (int k = 0; k < 8; k++) {
-            // A: a0 (g, t), a1 (g+8, t), a2 (g, t+4), a3 (g+8, t+4)
-            const int al = 4 * (row & 7) + (k & 3), ar = (row >> 3) + 2 * (k >> 2);
-            // B: b0 (t, g), b1 (t+4, g)
-            const int bl = 4 * col + (k & 3), br = k >> 2;
-            acc += tf32_operand(w.a[p][al][ar]) * tf32_operand(w.b[p][bl][br]);
-        }
-        d[e] = (float)acc;
-    }
+    ase_emu::mma_warp(d, a, b0, b1, ase_emu::K_MMA_TF32);
 }
 inline void ptx_mma_m16n8k16_f16(float (&d)[4], const unsigned int (&a)[4], unsigned int b0, unsigned int b1) {
-    ase_emu::mma_16816(d, a, b0, b1, ase_emu::K_MMA_F16);
+    ase_emu::mma_warp(d, a, b0, b1, ase_emu::K_MMA_F16);
 }
 inline void ptx_mma_m16n8k16_bf16(float (&d)[4], const unsigned int (&a)[4], unsigned int b0, unsigned int b1) {
-    ase_emu::mma_16816(d, a, b0, b1, ase_emu::K_MMA_BF16);
+    ase_emu::mma_warp(d, a, b0, b1, ase_emu::K_MMA_BF16);
 }
 
 inline void ptx_ldmatrix_x4_trans(unsigned int (&r)[4], const void* ptr) {

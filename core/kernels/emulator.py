@@ -299,7 +299,3 @@ class CpuEmulator:
 
     def compile(self, code: str, names: Sequence[str]) -> dict[str, EmulatedKernel]:
         return EmulatedModule(self, code, names).kernels
-
-    @staticmethod
-    def to_host(x: Any) -> np.ndarray:
-        return np.array(x, copy=True)
