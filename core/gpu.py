@@ -9,10 +9,14 @@ Four operations, one `.cu` each, every one with a NumPy twin here computing the 
     softmax_backward.cu   grad_norms        ‖∂L/∂q‖ = ‖c · Kᵀ (J g)‖ per trial  (gradients)
 
 Each `.cu` is compiled once per process and device (NVRTC through `cupy.RawModule`, cached under a
-lock so concurrent app sessions share it; CuPy also caches the binary on disk). A compile or launch
+lock so concurrent app sessions share it; CuPy also caches the binary on disk). Before its first use
+on a device each `.cu` passes a first-use check: a few small comparisons with its twin, one per
+kernel instantiation the launchers can pick (core.kernels.gpu_check.first_use_checks), so a kernel
+that compiles but computes wrongly on this GPU never reaches a figure. A compile, launch or first-use
 failure raises KernelError; the `*_or_none` helpers the experiments call turn it into None plus a
 notice, and the experiment then runs its reference path (core.attention on the same arrays).
-`gpu_status()` is the one-line summary for the UI.
+`kernel_report()` says which files are in use and which fell back, for the UI; `gpu_status()` is
+the same as one line.
 """
 
 from __future__ import annotations
@@ -70,7 +74,11 @@ SOURCES: dict[str, tuple[str, ...]] = {
 }
 
 _lock = threading.Lock()
-_compiled: dict[tuple[str, int], dict[str, Any]] = {}
+_verify_lock = threading.RLock()
+_compiled: dict[tuple[str, Any], dict[str, Any]] = {}
+_verified: set[tuple[str, Any]] = set()  # (source, device) that passed the first-use check
+_verifying: set[tuple[str, Any]] = set()  # being checked by the thread holding _verify_lock
+_rejected: dict[tuple[str, Any], str] = {}  # (source, device) that failed it → why
 _failed: dict[str, str] = {}
 _notices: deque[str] = deque(maxlen=20)
 
@@ -93,6 +101,7 @@ def to_host(x: Any) -> np.ndarray:
 
 
 def _device_key() -> Any:
+    """The compile cache's device: the CUDA device id (an int), or a tuple naming the emulator."""
     emu = _state["emulator"]
     return ("emulator", emu.schedule, emu.ucontext) if emu is not None else _cupy().cuda.Device().id
 
@@ -109,6 +118,60 @@ def kernel_source(source: str) -> str:
 
 
 def kernels(source: str) -> dict[str, Any]:
+    """{kernel name: cupy.RawKernel} of one `.cu`, compiled once per process and device and, before
+    its first use there, checked against its NumPy twin (first_use_check); KernelError otherwise."""
+    funcs = _compile(source)
+    if not _state["first_use"]:
+        return funcs
+    key = (source, _device_key())
+    if key in _verified:
+        return funcs
+    with _verify_lock:  # re-entrant: the check's own launches come back here and pass straight on
+        if key in _rejected:
+            raise KernelError(_rejected[key])
+        if key in _verified or key in _verifying:
+            return funcs
+        _verifying.add(key)
+        try:
+            checks = first_use_check(source)
+        finally:
+            _verifying.discard(key)
+        failed = [c for c in checks if not c.ok]
+        if not failed:
+            _verified.add(key)
+            return funcs
+        worst = max(failed, key=lambda c: c.err)
+        detail = f", {worst.detail}" if worst.detail else ""
+        msg = (f"{source} failed its first-use check on this device ({len(failed)} of {len(checks)} "
+               f"comparisons with its NumPy twin out of tolerance; worst: {worst.name}, error "
+               f"{worst.err:.3g} × tolerance{detail})")
+        _rejected[key] = msg
+        notice(msg)
+        raise KernelError(msg)
+
+
+def first_use_check(source: str) -> list[Any]:
+    """Run core.kernels.gpu_check.first_use_checks(source) now, on the current device (or emulator):
+    its small kernel-vs-twin comparisons, as gpu_check.Check results (ok when err ≤ 1)."""
+    from core.kernels import gpu_check
+
+    return gpu_check.evaluate(gpu_check.first_use_checks(source))
+
+
+@contextmanager
+def first_use_checks(enabled: bool) -> Iterator[None]:
+    """Switch the first-use check on or off within this block (process-wide). gpu_check and the
+    GPU tests switch it off to compare every kernel themselves and report each difference."""
+    with _lock:
+        before, _state["first_use"] = _state["first_use"], enabled
+    try:
+        yield
+    finally:
+        with _lock:
+            _state["first_use"] = before
+
+
+def _compile(source: str) -> dict[str, Any]:
     """{kernel name: cupy.RawKernel} of one `.cu`, compiled once per process and device."""
     _cupy()
     emu = _state["emulator"]
@@ -166,27 +229,46 @@ def notices() -> list[str]:
         return list(_notices)
 
 
+def _on_gpu(device_key: Any) -> bool:
+    return isinstance(device_key, int)  # the emulator's keys are tuples
+
+
+def kernel_report() -> dict[str, Any]:
+    """What our kernels are doing on the GPU of this process, for the UI:
+    {"checked": sources compiled and past their first-use check, "failed": {source: why it falls
+    back to the reference path}}. Both empty until a GPU experiment first runs (and on a CPU)."""
+    with _lock:
+        checked = sorted({src for src, dev in _compiled if _on_gpu(dev) and (src, dev) in _verified})
+        failed = dict(_failed)
+        for (src, dev), why in _rejected.items():
+            if _on_gpu(dev):
+                failed.setdefault(src, why)
+    return {"checked": [s for s in checked if s not in failed], "failed": dict(sorted(failed.items()))}
+
+
 def gpu_status() -> str:
     """One line for the UI: which backend runs the experiments and whether our kernels are in use."""
     if not cupy_available():
         from core.backend import _cupy_status
 
         return f"NumPy on CPU — GPU kernels off: {_cupy_status()[1]}"
+    report = kernel_report()
     with _lock:
         ready = sorted({src for src, _ in _compiled})
-        failed = dict(_failed)
         last = _notices[-1] if _notices else ""
     parts = [f"{device_info('cupy')} — our CUDA kernels"]
-    if failed:
-        parts.append(f"falling back to the NumPy/CuPy reference for {', '.join(sorted(failed))}")
+    if report["failed"]:
+        parts.append(f"falling back to the NumPy/CuPy reference for {', '.join(report['failed'])}")
     parts.append(f"compiled: {', '.join(ready) if ready else 'none yet (compiled on first use)'}")
+    if report["checked"]:
+        parts.append(f"passed the first-use check: {', '.join(report['checked'])}")
     if last:
         parts.append(f"last notice: {last}")
     return "; ".join(parts)
 
 
 def compile_all() -> dict[str, str]:
-    """Compile every `.cu` now; {source: "ok" or the error}. Used by gpu_check."""
+    """Compile every `.cu` now (with its first-use check, where on); {source: "ok" or the error}."""
     out = {}
     for source in SOURCES:
         try:
@@ -197,7 +279,7 @@ def compile_all() -> dict[str, str]:
     return out
 
 
-_state: dict[str, Any] = {"reference_only": False, "emulator": None}
+_state: dict[str, Any] = {"reference_only": False, "emulator": None, "first_use": True}
 
 
 def emulating() -> bool:
@@ -206,12 +288,13 @@ def emulating() -> bool:
 
 
 @contextmanager
-def emulated(schedule: int = 0, ucontext: bool = False) -> Iterator[Any]:
+def emulated(schedule: int = 0, ucontext: bool = False, first_use: bool = False) -> Iterator[Any]:
     """Within this block the launchers run our kernel sources on the CPU emulator
     (core/kernels/emulator.py) instead of CuPy, and allocate with its guarded NumPy namespace.
     schedule: 0 and 1 round robin forwards / backwards, 2 and 3 one warp at a time, ≥ 4 shuffled
     (core/kernels/emulator.h). ucontext: the portable fiber switch instead of x86-64 assembly.
-    Process-wide; raises KernelError where the emulator cannot run (no g++)."""
+    first_use: run the first-use check on each source as on a GPU (off: the emulator's callers
+    check every kernel themselves). Process-wide; KernelError where the emulator cannot run (no g++)."""
     from core.kernels.emulator import CpuEmulator, EmulatorError
 
     try:
@@ -219,12 +302,13 @@ def emulated(schedule: int = 0, ucontext: bool = False) -> Iterator[Any]:
     except EmulatorError as exc:
         raise KernelError(str(exc)) from exc
     with _lock:
-        before, _state["emulator"] = _state["emulator"], emu
+        before = _state["emulator"], _state["first_use"]
+        _state["emulator"], _state["first_use"] = emu, first_use
     try:
         yield emu
     finally:
         with _lock:
-            _state["emulator"] = before
+            _state["emulator"], _state["first_use"] = before
 
 
 @contextmanager

@@ -83,3 +83,30 @@ def test_parsers_clamp_and_default():
     assert controls.parse_scales("power:9", ("none",), 0.5) == (["power"], 2.0, "clamped")
     assert controls.parse_scales("const:2", ("none",), 0.5) == (["none"], 0.5, "malformed")
     assert controls.nearest_power_of_two(100) == 128 and controls.nearest_power_of_two(1) == 1
+
+
+def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell_back(monkeypatch):
+    """No GPU here: the backend and the kernel report are stood in for; what is tested is that a
+    kernel file that failed its first-use check is named above the page, in both languages, and that
+    the sidebar lists the files in use."""
+    from core import gpu
+
+    why = "softmax_stats.cu failed its first-use check on this device (2 of 3 comparisons …)"
+    monkeypatch.setattr(controls, "resolve_backend", lambda name, dtype: "cupy")
+    monkeypatch.setattr(controls, "device_text", lambda backend: "CuPy on Test GPU (80 GiB)")
+    monkeypatch.setattr(gpu, "kernel_report",
+                        lambda: {"checked": ["additive_scores.cu"], "failed": {"softmax_stats.cu": why}})
+    for lang, words in (("en", "reference path"), ("zh", "参考实现")):
+        at = run_page("precision", {"lang": lang})  # a page that computes without the backend
+        assert not at.exception
+        notices = [w.value for w in at.warning]
+        assert any("softmax_stats.cu" in w and words in w and why in w for w in notices), notices
+        captions = [c.value for c in at.sidebar.caption]
+        assert any("additive_scores.cu" in c for c in captions), captions
+
+
+def test_kernel_notices_only_concern_the_gpu_backend():
+    report = {"checked": [], "failed": {"softmax_stats.cu": "why"}}
+    assert controls.kernel_notices("numpy", report) == []
+    assert controls.kernel_notices("cupy", {"checked": ["a.cu"], "failed": {}}) == []
+    assert len(controls.kernel_notices("cupy", report)) == 1

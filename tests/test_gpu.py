@@ -23,6 +23,23 @@ pytestmark = [pytest.mark.gpu,
 NS, DS = gc.SIZES_N, gc.SIZES_D
 
 
+@pytest.fixture(autouse=True)
+def _compare_every_kernel_ourselves():
+    """The checks below compare each kernel with its twin and report each difference, so the
+    first-use check (a subset of them, run once per file) is off, except where a test turns it on."""
+    with gpu.first_use_checks(False):
+        yield
+
+
+@pytest.mark.parametrize("source", sorted(gpu.SOURCES))
+def test_every_kernel_source_passes_its_first_use_check_on_this_gpu(source: str) -> None:
+    checks = gpu.first_use_check(source)
+    assert checks and all(c.ok for c in checks), [(c.name, c.err, c.detail) for c in checks if not c.ok]
+    with gpu.first_use_checks(True):
+        assert set(gpu.kernels(source)) == set(gpu.SOURCES[source])
+        assert source in gpu.kernel_report()["checked"]
+
+
 def _ok(check: gc.Check | None) -> None:
     if check is None:
         pytest.skip("torch has no CUDA in this environment")
@@ -84,7 +101,9 @@ def test_grad_norms_match_twin(n: int, d: int, scaled: bool) -> None:
 
 @pytest.mark.parametrize("check", gc.experiment_checks(), ids=lambda f: f.__name__)
 def test_experiments_agree_on_cupy_and_numpy(check) -> None:
-    _ok(check())
+    with gpu.first_use_checks(True):  # as the app runs them
+        _ok(check())
+    assert not gpu.kernel_report()["failed"], gpu.kernel_report()["failed"]
 
 
 def test_bench_rows_keep_the_cli_contract() -> None:

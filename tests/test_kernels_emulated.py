@@ -31,8 +31,11 @@ CHECKS = list(gc.kernel_checks(sizes_n=gc.EMULATED_SIZES_N))
 
 @pytest.fixture(autouse=True)
 def _fresh_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Each test sees its own compile cache (mutated sources must not leak into other tests)."""
+    """Each test sees its own compile cache and first-use verdicts (mutated sources must not leak
+    into other tests)."""
     monkeypatch.setattr(gpu, "_compiled", {})
+    monkeypatch.setattr(gpu, "_verified", set())
+    monkeypatch.setattr(gpu, "_rejected", {})
 
 
 def _run(check) -> gc.Check | None:
@@ -227,7 +230,7 @@ def test_an_out_of_bounds_store_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
     assert "out-of-bounds write after argument 3" in _fails(lambda: gc.check_attention(2, 33, 64, "float16"))
 
 
-@pytest.mark.parametrize(("old", "new", "dtype"), [
+WRONG_RESULTS = [
     # the k permutation of Q·Kᵀ
     ("split_tf32(qa.x, ah[0], al[0]);", "split_tf32(qa.y, ah[0], al[0]);", "float32"),
     # the score accumulators reused as the A fragment of P·V
@@ -239,7 +242,10 @@ def test_an_out_of_bounds_store_is_caught(monkeypatch: pytest.MonkeyPatch) -> No
      "bfloat16"),
     # padded keys no longer masked
     ("const float x = key < n ? s[nt][e] * sl2 : -ASE_INF;", "const float x = s[nt][e] * sl2;", "float16"),
-])
+]
+
+
+@pytest.mark.parametrize(("old", "new", "dtype"), WRONG_RESULTS)
 def test_a_wrong_fragment_or_mask_fails_the_check(monkeypatch: pytest.MonkeyPatch, old: str, new: str,
                                                   dtype: str) -> None:
     _mutate(monkeypatch, old, new)
@@ -290,3 +296,104 @@ def test_output_memory_starts_as_nan_so_an_unwritten_element_fails(monkeypatch: 
     _mutate(monkeypatch, "if (lane == 0) stats_write(out, Z, W, pmax, entropy);",
             "if (lane == 0 && row != 3) stats_write(out, Z, W, pmax, entropy);")
     assert _fails(lambda: gc.check_row_stats(31, 2)) == f"error {math.inf:.3g}"
+
+
+# ---------------------------------------------------------------- the first-use check
+
+
+@pytest.mark.parametrize("source", sorted(gpu.SOURCES))
+def test_every_source_passes_its_first_use_check(source: str) -> None:
+    with gpu.emulated(first_use=True):
+        checks = gpu.first_use_check(source)
+        assert checks and all(c.ok for c in checks), [(c.name, c.err, c.detail) for c in checks if not c.ok]
+        assert set(gpu.kernels(source)) == set(gpu.SOURCES[source])
+    assert (source, ("emulator", 0, False)) in gpu._verified
+
+
+def test_a_kernel_wrong_on_the_device_is_rejected_and_the_experiment_falls_back(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kernel that compiles but computes wrongly (here: one row's statistics never written) is
+    caught before the experiment uses it: the saturation figures come from the reference path,
+    identical to it, and the report the app shows names the file and why."""
+    from collections import deque
+
+    from core import experiments as ex
+
+    _mutate(monkeypatch, "if (lane == 0) stats_write(out, Z, W, pmax, entropy);",
+            "if (lane == 0 && row != 3) stats_write(out, Z, W, pmax, entropy);")
+    monkeypatch.setattr(gpu, "_notices", deque(maxlen=20))
+    monkeypatch.setattr(gpu, "_device_key", lambda: 0)  # as if on CUDA device 0, for kernel_report
+    runs = []
+    real_check = gpu.first_use_check
+    monkeypatch.setattr(gpu, "first_use_check", lambda source: runs.append(source) or real_check(source))
+    kw = {"dks": [16, 64], "n": 16, "trials": 8, "scales": ("none", "sqrt")}
+    with gpu.emulated(first_use=True):
+        got = ex.saturation(**kw)["rows"]
+        again = ex.saturation(**kw)["rows"]
+        with gpu.reference_only():
+            want = ex.saturation(**kw)["rows"]
+    assert got == want == again
+    assert runs == ["softmax_stats.cu"]  # checked once; the verdict is kept
+    failed = gpu.kernel_report()["failed"]
+    assert list(failed) == ["softmax_stats.cu"]
+    assert "first-use check" in failed["softmax_stats.cu"] and "× tolerance" in failed["softmax_stats.cu"]
+    assert any("fell back to the reference path" in m for m in gpu.notices())
+
+
+@pytest.mark.parametrize(("old", "new", "schedule"), [
+    *[(old, new, 0) for old, new, _ in WRONG_RESULTS],
+    ("__syncthreads();  // Q loaded / every warp done with the previous K, V tile", "", 2),
+])
+def test_the_first_use_check_rejects_each_planted_attention_fault(monkeypatch: pytest.MonkeyPatch, old: str,
+                                                                  new: str, schedule: int) -> None:
+    _mutate(monkeypatch, old, new)
+    with gpu.emulated(schedule=schedule, first_use=True), pytest.raises(gpu.KernelError, match="first-use"):
+        gpu.kernels("attention_forward.cu")
+
+
+def test_with_the_first_use_check_off_a_rejected_kernel_still_runs_for_diagnosis(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _mutate(monkeypatch, "if (lane == 0) stats_write(out, Z, W, pmax, entropy);",
+            "if (lane == 0 && row != 3) stats_write(out, Z, W, pmax, entropy);")
+    with gpu.emulated(first_use=True):
+        with pytest.raises(gpu.KernelError, match=r"softmax_stats.cu failed its first-use check .*"
+                                                  r"2 of 3 comparisons.*row_stats v2 trials=3 n=33"):
+            gpu.kernels("softmax_stats.cu")
+        with gpu.first_use_checks(False):
+            assert gc.check_row_stats(31, 2).err == math.inf  # gpu_check's own comparison runs and reports
+        with pytest.raises(gpu.KernelError, match="first-use check"):
+            gpu.kernels("softmax_stats.cu")
+
+
+def test_a_crash_in_the_first_use_check_is_a_failure_that_names_the_call(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    _mutate(monkeypatch, "if (threadIdx.x == 0) top = n;",
+            "if (threadIdx.x == 0) { top = n; __syncthreads(); }")
+    with gpu.emulated(first_use=True), pytest.raises(gpu.KernelError) as info:
+        gpu.kernels("softmax_backward.cu")
+    assert "check_grad_norms(4, 33, 64, 0.125)" in str(info.value) and "deadlock" in str(info.value)
+
+
+def test_concurrent_first_uses_check_once_and_wait_for_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    runs = []
+    real_check = gpu.first_use_check
+
+    def slow_check(source: str) -> list:
+        runs.append(source)
+        time.sleep(0.3)  # the other threads arrive while this one checks
+        return real_check(source)
+
+    monkeypatch.setattr(gpu, "first_use_check", slow_check)
+    results: list[object] = []
+    with gpu.emulated(first_use=True):
+        threads = [threading.Thread(target=lambda: results.append(gpu.kernels("softmax_backward.cu")))
+                   for _ in range(6)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert runs == ["softmax_backward.cu"]
+    assert len(results) == 6 and all(r is results[0] for r in results)

@@ -215,6 +215,33 @@ def kernel_checks(quick: bool = False,
                 yield lambda n=n, d=d, c=c: check_grad_norms(16, n, d, c)
 
 
+def _call(fn: Callable[..., Check | None], *args: Any, **kw: Any) -> Callable[[], Check | None]:
+    """A thunk for fn(*args, **kw) whose __name__ says which call it is (shown if it crashes)."""
+    def thunk() -> Check | None:
+        return fn(*args, **kw)
+
+    thunk.__name__ = f"{fn.__name__}{args}{kw or ''}"
+    return thunk
+
+
+def first_use_checks(source: str) -> list[Callable[[], Check | None]]:
+    """The small checks core.gpu runs on one `.cu` right after compiling it on a device, before any
+    experiment uses it: every kernel instantiation the launchers can pick, on sizes of two or three
+    tiles with a partial one (well under a millisecond each on a GPU, seconds on the emulator)."""
+    if source == "softmax_stats.cu":
+        return [_call(check_row_stats, 33, 2), _call(check_row_stats, 32, 2), _call(check_row_stats, 33, 1)]
+    if source == "attention_forward.cu":
+        return ([_call(check_attention, 2, 65, d, t) for t in gpu.ATTENTION_DTYPES for d in (3, 64, 128, 256)]
+                + [_call(check_attention, 1, 65, d, version="simt") for d in (64, 128)]
+                + [_call(check_attention, 1, 65, d, split=1) for d in (64, 128)])
+    if source == "additive_scores.cu":
+        return [_call(check_additive, 33, 70, 64, fast, softmax) for fast in (False, True)
+                for softmax in (False, True)]
+    if source == "softmax_backward.cu":
+        return [_call(check_grad_norms, 4, 33, 64, 0.125), _call(check_grad_norms, 4, 2, 128, 1.0)]
+    raise ValueError(f"no first-use checks for {source!r}")
+
+
 # ---------------------------------------------------------------- experiments: CuPy vs NumPy
 
 
@@ -300,18 +327,27 @@ def experiment_checks() -> Iterable[Callable[[], Check]]:
 # ---------------------------------------------------------------- driver
 
 
-def run_checks(thunks: Iterable[Callable[[], Check | None]]) -> list[Check]:
+def evaluate(thunks: Iterable[Callable[[], Check | None]]) -> list[Check]:
+    """Run each check; a crash is a failed check (err = inf) that names the exception."""
     out = []
     for thunk in thunks:
         try:
             check = thunk()
-        except Exception as exc:  # a crash is a failed check, reported by name
+        except Exception as exc:
             check = Check(getattr(thunk, "__name__", "check"), math.inf, f"{type(exc).__name__}: {exc}")
-        if check is None:
-            continue
-        out.append(check)
-        mark = "ok  " if check.ok else "FAIL"
-        print(f"{mark} {check.err:9.3g}  {check.name}  {check.detail}", flush=True)
+        if check is not None:
+            out.append(check)
+    return out
+
+
+def run_checks(thunks: Iterable[Callable[[], Check | None]]) -> list[Check]:
+    """evaluate, printing one line per check as it finishes."""
+    out = []
+    for thunk in thunks:
+        for check in evaluate([thunk]):
+            out.append(check)
+            mark = "ok  " if check.ok else "FAIL"
+            print(f"{mark} {check.err:9.3g}  {check.name}  {check.detail}", flush=True)
     return out
 
 
@@ -386,10 +422,11 @@ def main(argv: list[str] | None = None) -> int:
     if not cupy_available():
         print(f"no CUDA GPU / CuPy not installed: {gpu.gpu_status()}", file=sys.stderr)
         return 2
-    for source, state in gpu.compile_all().items():
-        print(f"compile {source}: {state}")
-    checks = run_checks(kernel_checks(args.quick))
-    checks += run_checks(experiment_checks())
+    for source, state in gpu.compile_all().items():  # each compiled, then its first-use check
+        print(f"compile and first-use check {source}: {state}")
+    with gpu.first_use_checks(False):  # every kernel is compared below, each difference reported
+        checks = run_checks(kernel_checks(args.quick))
+        checks += run_checks(experiment_checks())
     failed = [c for c in checks if not c.ok]
     print(f"\n{len(checks) - len(failed)}/{len(checks)} checks passed")
     print(gpu.gpu_status())

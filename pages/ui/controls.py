@@ -258,6 +258,8 @@ def render_sidebar() -> Settings:
         st.selectbox(t("common.dtype.label"), DTYPES, key="dtype")
         backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
         st.caption(t("common.device", device=device_text(backend)))
+        if backend == "cupy":
+            st.caption(kernel_status_text())
 
     if not chosen:
         sb.warning(t("common.scales.empty"))
@@ -295,6 +297,35 @@ def device_text(backend: str) -> str:
         cores = info.rsplit("(", 1)[-1].split()[0] if "(" in info else "?"
         return t("common.device.numpy", cores=cores)
     return t("common.device.cupy", gpu=info.removeprefix("CuPy on "))
+
+
+def kernel_status_text() -> str:
+    """The sidebar's line on our CUDA kernels (GPU backend): which files passed their first-use check."""
+    from core import gpu
+
+    checked = gpu.kernel_report()["checked"]
+    return t("common.kernels.checked", files=", ".join(checked)) if checked else t("common.kernels.pending")
+
+
+def kernel_notices(backend: str, report: dict[str, Any]) -> list[str]:
+    """Notices for the page on the GPU backend: each of our kernel files that fell back, and why
+    (report: core.gpu.kernel_report())."""
+    if backend != "cupy":
+        return []
+    return [t("common.kernels.fallback", source=src, why=why) for src, why in report["failed"].items()]
+
+
+def show_kernel_notices() -> None:
+    """Called by app.py after the page (a first-use check may have failed during it): show above the
+    page which of our kernel files this GPU does not use, so no figure's origin is hidden."""
+    s = st.session_state.get("_ase_settings")
+    if s is None or s.backend != "cupy":
+        return
+    from core import gpu
+
+    box = st.session_state.get(_BOX) or st
+    for msg in kernel_notices(s.backend, gpu.kernel_report()):
+        box.warning(msg, icon=":material/memory:")
 
 
 def end_run() -> None:

@@ -43,6 +43,21 @@ TEXT: dict[str, dict[str, str]] = {
     "common.device": {"en": "Device: {device}", "zh": "设备：{device}"},
     "common.device.numpy": {"en": "NumPy on CPU ({cores} cores)", "zh": "CPU 上的 NumPy（{cores} 核）"},
     "common.device.cupy": {"en": "CuPy on {gpu}", "zh": "{gpu} 上的 CuPy"},
+    "common.kernels.checked": {
+        "en": "Our CUDA kernels in use, each checked against its NumPy twin on this GPU first: {files}.",
+        "zh": "正在使用我们自己的 CUDA 内核，每个都先在这块 GPU 上与其 NumPy 对照实现核对过：{files}。",
+    },
+    "common.kernels.pending": {
+        "en": "Our CUDA kernels are compiled on first use and checked against their NumPy twins before "
+              "any figure uses them.",
+        "zh": "我们的 CUDA 内核在首次使用时编译，并在任何图表使用之前先与其 NumPy 对照实现核对。",
+    },
+    "common.kernels.fallback": {
+        "en": "Our CUDA kernel file {source} is not used on this GPU; its figures come from the reference "
+              "path (the same formulas as plain CuPy array operations). Why: {why}",
+        "zh": "我们的 CUDA 内核文件 {source} 未在这块 GPU 上使用；相关数字改由参考实现"
+              "（以普通 CuPy 数组运算实现的同一公式）计算。原因（英文）：{why}",
+    },
     # URL validation
     "common.url.clamped": {
         "en": "URL value {param}={raw} is out of range; using {value}.",
