@@ -171,3 +171,38 @@ def test_gpu_check_exits_2_without_a_gpu(capsys: pytest.CaptureFixture[str]) -> 
         pytest.skip("a GPU is present")
     assert gpu_check.main(["--no-bench"]) == 2
     assert "no CUDA GPU" in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- CuPy vs NumPy checks, on the CPU
+
+ACROSS = [gpu_check.saturation_across, gpu_check.gradients_across, gpu_check.variance_across]
+
+
+@pytest.mark.parametrize("check", ACROSS, ids=lambda f: f.__name__)
+def test_cross_backend_tolerances_hold_for_independent_draws(check) -> None:
+    """On the GPU these compare CuPy's generator with NumPy's: independent draws. Two NumPy seeds
+    are that too, so the stated tolerance must hold here (it is sampling error, not a bug)."""
+    result = check("numpy", "numpy", 1)
+    assert result.ok, f"{result.name}: {result.err:.3g} × tolerance"
+
+
+@pytest.mark.parametrize(("check", "experiment", "field"), [
+    (gpu_check.saturation_across, "saturation", "entropy_mean"),
+    (gpu_check.gradients_across, "gradients", "grad_q_norm_median"),
+    (gpu_check.variance_across, "variance", "var_raw"),
+], ids=["saturation", "gradients", "variance"])
+def test_cross_backend_checks_catch_a_backend_that_is_off_by_a_fifth(monkeypatch: pytest.MonkeyPatch, check,
+                                                                     experiment: str, field: str) -> None:
+    from core import experiments as ex
+
+    real = getattr(ex, experiment)
+
+    def skewed(*args, backend="numpy", **kw):
+        out = real(*args, backend="numpy", **kw)
+        if backend == "skewed":
+            for row in out["rows"]:
+                row[field] *= 1.2
+        return out
+
+    monkeypatch.setattr(ex, experiment, skewed)
+    assert not check("skewed", "numpy", 1).ok
