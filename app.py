@@ -47,6 +47,15 @@ def warm_up_torch() -> None:
     threading.Thread(target=importlib.import_module, args=("torch",), daemon=True).start()
 
 
+@st.cache_resource(show_spinner=False)
+def warm_up_kernels() -> None:
+    """On a GPU host, compile and check our CUDA kernels once per server in the background
+    (NVRTC takes seconds for attention_forward.cu); elsewhere nothing."""
+    from core import gpu
+
+    gpu.warm_up_in_background()
+
+
 def build_pages() -> dict[str, list[st.Page]]:
     """st.Page objects grouped by translated section title, in table order."""
     sections: dict[str, list[st.Page]] = {}
@@ -63,6 +72,7 @@ def build_pages() -> dict[str, list[st.Page]]:
 
 st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
 warm_up_torch()
+warm_up_kernels()
 controls.begin_run()
 controls.seed_language()
 st.session_state["_ase_settings"] = controls.render_sidebar()

@@ -279,6 +279,18 @@ def compile_all() -> dict[str, str]:
     return out
 
 
+def warm_up_in_background() -> threading.Thread | None:
+    """Where CuPy sees a GPU, compile and first-use-check every `.cu` in a daemon thread (once per
+    call; the app calls it once per server), so the first page that runs a kernel need not wait for
+    NVRTC. A page that needs a file meanwhile waits for it under the compile lock, never compiles
+    it twice. Returns the thread, or None where there is no GPU."""
+    if not cupy_available():
+        return None
+    thread = threading.Thread(target=compile_all, name="ase-kernel-warm-up", daemon=True)
+    thread.start()
+    return thread
+
+
 _state: dict[str, Any] = {"reference_only": False, "emulator": None, "first_use": True}
 
 

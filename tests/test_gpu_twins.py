@@ -206,3 +206,15 @@ def test_cross_backend_checks_catch_a_backend_that_is_off_by_a_fifth(monkeypatch
 
     monkeypatch.setattr(ex, experiment, skewed)
     assert not check("skewed", "numpy", 1).ok
+
+
+def test_kernel_warm_up_compiles_everything_in_the_background_only_where_there_is_a_gpu(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    calls = []
+    monkeypatch.setattr(gpu, "compile_all", lambda: calls.append("compile_all") or {})
+    monkeypatch.setattr(gpu, "cupy_available", lambda: False)
+    assert gpu.warm_up_in_background() is None and calls == []
+    monkeypatch.setattr(gpu, "cupy_available", lambda: True)
+    thread = gpu.warm_up_in_background()
+    thread.join(5)
+    assert calls == ["compile_all"] and thread.daemon
