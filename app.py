@@ -83,7 +83,6 @@ controls.open_notice_area()
 try:
     navigation.run()
 finally:
-    controls.show_kernel_notices()
     controls.show_notices()
     controls.sync_url()
     controls.end_run()

@@ -12,6 +12,19 @@ ARTIFACTS = ROOT / "tests" / "artifacts"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
+def call_in_threads(fn, count: int) -> list:
+    """fn() from `count` threads started together; their results, once all have finished."""
+    import threading
+
+    results: list = []
+    threads = [threading.Thread(target=lambda: results.append(fn())) for _ in range(count)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return results
+
+
 MY_PAGES = ("overview", "variance", "saturation", "gradients", "precision")
 
 

@@ -8,10 +8,10 @@ core.kernels.gpu_check` runs before its benchmark); tolerances per dtype are lis
 from __future__ import annotations
 
 import math
-import threading
 
 import numpy as np
 import pytest
+from conftest import call_in_threads
 
 from core import gpu
 from core.backend import cupy_available
@@ -118,13 +118,7 @@ def test_bench_rows_keep_the_cli_contract() -> None:
 
 
 def test_concurrent_first_use_compiles_once() -> None:
-    results: list[object] = []
-    threads = [threading.Thread(target=lambda: results.append(gpu.kernels("softmax_backward.cu")))
-               for _ in range(8)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
+    results = call_in_threads(lambda: gpu.kernels("softmax_backward.cu"), 8)
     assert len(results) == 8 and all(r is results[0] for r in results)
 
 

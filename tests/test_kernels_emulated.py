@@ -375,8 +375,9 @@ def test_a_crash_in_the_first_use_check_is_a_failure_that_names_the_call(
 
 
 def test_concurrent_first_uses_check_once_and_wait_for_the_verdict(monkeypatch: pytest.MonkeyPatch) -> None:
-    import threading
     import time
+
+    from conftest import call_in_threads
 
     runs = []
     real_check = gpu.first_use_check
@@ -387,13 +388,7 @@ def test_concurrent_first_uses_check_once_and_wait_for_the_verdict(monkeypatch: 
         return real_check(source)
 
     monkeypatch.setattr(gpu, "first_use_check", slow_check)
-    results: list[object] = []
     with gpu.emulated(first_use=True):
-        threads = [threading.Thread(target=lambda: results.append(gpu.kernels("softmax_backward.cu")))
-                   for _ in range(6)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
+        results = call_in_threads(lambda: gpu.kernels("softmax_backward.cu"), 6)
     assert runs == ["softmax_backward.cu"]
     assert len(results) == 6 and all(r is results[0] for r in results)

@@ -12,6 +12,7 @@ At run time CuPy compiles the sources with NVRTC (core/gpu.py). For CI without a
 from __future__ import annotations
 
 import ctypes
+import functools
 import glob
 import os
 import re
@@ -102,18 +103,25 @@ class NvrtcError(RuntimeError):
     """NVRTC refused a source (the message carries its log)."""
 
 
+@functools.lru_cache(maxsize=1)
+def _nvrtc() -> ctypes.CDLL:
+    """libnvrtc, loaded once (with its builtins library, which NVRTC opens by name)."""
+    path = nvrtc_library_path()
+    if path is None:
+        raise FileNotFoundError("libnvrtc not found")
+    for builtins in glob.glob(os.path.join(os.path.dirname(path), "libnvrtc-builtins.so*")):
+        ctypes.CDLL(builtins, mode=ctypes.RTLD_GLOBAL)  # a wheel's copy is off the loader's path
+    lib = ctypes.CDLL(path)
+    lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+    return lib
+
+
 def nvrtc_compile(source: str, arch: str, names: tuple[str, ...] | None = None,
                   code: str | None = None) -> dict[str, str]:
     """Compile one `.cu` as cupy.RawModule does at run time: NVRTC on kernel_source(source) (or
     `code`) with COMPILE_OPTIONS plus CuPy's `-ftz=true` and `-arch=<arch>`, to a cubin, with every
     kernel name as a name expression. Returns {name: lowered (mangled) name}; NvrtcError otherwise."""
-    path = nvrtc_library_path()
-    if path is None:
-        raise FileNotFoundError("libnvrtc not found")
-    for builtins in glob.glob(os.path.join(os.path.dirname(path), "libnvrtc-builtins.so*")):
-        ctypes.CDLL(builtins, mode=ctypes.RTLD_GLOBAL)  # NVRTC dlopens it by name; a wheel's is off the path
-    lib = ctypes.CDLL(path)
-    lib.nvrtcGetErrorString.restype = ctypes.c_char_p
+    lib = _nvrtc()
     names = SOURCES[source] if names is None else names
     text = kernel_source(source) if code is None else code
     prog = ctypes.c_void_p()

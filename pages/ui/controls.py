@@ -160,8 +160,16 @@ def open_notice_area() -> None:
 
 
 def show_notices() -> None:
-    """Show this run's URL corrections (shared and page-specific) in the reserved area, once."""
+    """Show, in the reserved area above the page: on the GPU backend, which of our kernel files fell
+    back and why (a first-use check may have failed during the page); then this run's URL
+    corrections (shared and page-specific), once."""
     box = st.session_state.get(_BOX) or st
+    s = st.session_state.get("_ase_settings")
+    if s is not None and s.backend == "cupy":
+        from core import gpu
+
+        for msg in kernel_notices(s.backend, gpu.kernel_report()):
+            box.warning(msg, icon=":material/memory:")
     for msg in st.session_state.get(_NOTICES, []):
         box.warning(msg, icon=":material/link:")
     st.session_state[_NOTICES] = []
@@ -313,19 +321,6 @@ def kernel_notices(backend: str, report: dict[str, Any]) -> list[str]:
     if backend != "cupy":
         return []
     return [t("common.kernels.fallback", source=src, why=why) for src, why in report["failed"].items()]
-
-
-def show_kernel_notices() -> None:
-    """Called by app.py after the page (a first-use check may have failed during it): show above the
-    page which of our kernel files this GPU does not use, so no figure's origin is hidden."""
-    s = st.session_state.get("_ase_settings")
-    if s is None or s.backend != "cupy":
-        return
-    from core import gpu
-
-    box = st.session_state.get(_BOX) or st
-    for msg in kernel_notices(s.backend, gpu.kernel_report()):
-        box.warning(msg, icon=":material/memory:")
 
 
 def end_run() -> None:
