@@ -48,7 +48,7 @@ class Backend:
 
 
 @lru_cache(maxsize=1)
-def _cupy_status() -> tuple[Any, str]:
+def cupy_status() -> tuple[Any, str]:
     """(cupy module or None, reason it is unavailable)."""
     try:
         import cupy
@@ -63,7 +63,12 @@ def _cupy_status() -> tuple[Any, str]:
 
 
 def cupy_available() -> bool:
-    return _cupy_status()[0] is not None
+    return cupy_status()[0] is not None
+
+
+def as_backend(backend: str | Backend, dtype: str = "float32") -> Backend:
+    """A Backend as given, or the one a name resolves to (see get_backend)."""
+    return backend if isinstance(backend, Backend) else get_backend(backend, dtype)
 
 
 def get_backend(name: str = "auto", dtype: str = "float32") -> Backend:
@@ -72,7 +77,7 @@ def get_backend(name: str = "auto", dtype: str = "float32") -> Backend:
         raise InputError(f"unknown backend {name!r}; choose one of {', '.join(BACKENDS)}")
     if dtype not in DTYPES:
         raise InputError(f"unknown dtype {dtype!r}; choose one of {', '.join(DTYPES)}")
-    cupy, reason = _cupy_status()
+    cupy, reason = cupy_status()
     if name == "cupy" and cupy is None:
         raise BackendError(f"backend 'cupy' is not available: {reason}")
     if name in ("cupy", "auto") and cupy is not None:
@@ -84,7 +89,7 @@ def get_backend(name: str = "auto", dtype: str = "float32") -> Backend:
 def device_info(name: str) -> str:
     """Human description of the device behind a resolved backend name."""
     if name == "cupy":
-        cupy, _ = _cupy_status()
+        cupy, _ = cupy_status()
         if cupy is not None:
             props = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
             gpu = props["name"].decode() if isinstance(props["name"], bytes) else props["name"]

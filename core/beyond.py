@@ -21,7 +21,7 @@ Every function returns {"experiment", "backend", "params", "rows"} like core.exp
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -31,10 +31,8 @@ from core import experiments as ex
 from core.attention import entropy_from_scores, softmax
 from core.backend import get_backend
 from core.errors import InputError
+from core.results import Progress, Result, result, sub_progress, tick
 from core.sampling import check_rho, correlate, draw, sub_seed
-
-Progress = Callable[[float], None] | None
-Result = dict[str, Any]
 
 NORM_METHODS: tuple[str, ...] = ("sqrt", "softcap", "cosine", "qk-norm")
 LENGTH_METHODS: tuple[str, ...] = ("none", "log-n", "ssmax")
@@ -125,9 +123,9 @@ def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, tri
     scales = ["sqrt", "linear"]
     for k, rho in enumerate(rho_list):
         sat = ex.saturation(dks, n, scales, trials, seed=seed, rho=rho,
-                            progress=_sub(progress, 2 * k, 2 * len(rho_list)))
+                            progress=sub_progress(progress, 2 * k, 2 * len(rho_list)))
         var = ex.variance(dks, scales, var_trials, seed=seed, rho=rho,
-                          progress=_sub(progress, 2 * k + 1, 2 * len(rho_list)))
+                          progress=sub_progress(progress, 2 * k + 1, 2 * len(rho_list)))
         mom = {(r["dk"], r["scale"]): r for r in var["rows"]}
         for r in sat["rows"]:
             m = mom[(r["dk"], r["scale"])]
@@ -143,7 +141,7 @@ def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, tri
             })
     params = {"dk": list(dks), "rho": rho_list, "n": n, "trials": trials, "trials_asked": asked,
               "var_trials": var_trials, "seed": seed}
-    return _result("correlated", params, rows)
+    return result("correlated", "numpy", params, rows)
 
 
 # ---------------------------------------------------------------- norm growth: QK-norm, cosine, soft-cap
@@ -192,10 +190,10 @@ def norm_growth_sweep(d_k: int, n: int, alphas: Sequence[float], rho: float = 0.
             rows.append({"alpha": a, "method": method, "d_k": d_k, "n": n, "rho": rho,
                          **_entropy_summary(H, pmax), "max_abs_logit": max_abs,
                          "ln_n": math.log(n)})
-        _tick(progress, i + 1, len(alpha_list))
+        tick(progress, i + 1, len(alpha_list))
     params = {"d_k": d_k, "n": n, "alpha": alpha_list, "rho": rho, "tau": tau, "cap": cap,
               "trials": trials, "trials_asked": asked, "seed": seed}
-    return _result("norm_growth", params, rows)
+    return result("norm_growth", "numpy", params, rows)
 
 
 # ---------------------------------------------------------------- length: log-n and SSMax
@@ -243,9 +241,9 @@ def length_sweep(ns: Sequence[int], d_k: int = 64, rho: float = 0.0, s_param: fl
                          "target_weight_se": float(target.std() / math.sqrt(target.size)),
                          "ln_n": math.log(n), "uniform_weight": 1.0 / n,
                          "theory_entropy": entropy_limit(n, 1.0) if method == "none" and rho == 0 else None})
-        _tick(progress, i + 1, len(ns))
+        tick(progress, i + 1, len(ns))
     params = {"n": ns, "d_k": d_k, "rho": rho, "s": s_param, "trials": trials, "seed": seed}
-    return _result("length", params, rows)
+    return result("length", "numpy", params, rows)
 
 
 # ---------------------------------------------------------------- initialisation realism
@@ -344,7 +342,7 @@ def init_variance(d_model: int, d_k: int, schemes: Sequence[str] = INIT_SCHEMES,
                 vk.append(float(k.pow(2).mean()))
                 vl.append(float(off.pow(2).mean()))
                 done += 1
-                _tick(progress, done, total)
+                tick(progress, done, total)
             th = init_theory(scheme, d_model)
             rows.append({"scheme": scheme, "d_model": d_model, "d_k": d_k,
                          "var_q": float(np.mean(vq)), "var_q_se": _se(vq),
@@ -353,7 +351,7 @@ def init_variance(d_model: int, d_k: int, schemes: Sequence[str] = INIT_SCHEMES,
                          "theory_var_q": th, "theory_var_logit": th * th})
     params = {"d_model": d_model, "d_k": d_k, "scheme": scheme_list, "tokens": tokens,
               "instances": instances, "seed": seed}
-    return _result("init", params, rows)
+    return result("init", "numpy", params, rows)
 
 
 # ---------------------------------------------------------------- helpers
@@ -368,18 +366,3 @@ def _entropy_summary(H: Any, pmax: Any) -> dict[str, float]:
 
 def _se(values: Sequence[float]) -> float:
     return float(np.std(values, ddof=1) / math.sqrt(len(values))) if len(values) > 1 else float("nan")
-
-
-def _result(experiment: str, params: dict[str, Any], rows: list[dict[str, Any]]) -> Result:
-    return {"experiment": experiment, "backend": "numpy", "params": params, "rows": rows}
-
-
-def _tick(progress: Progress, done: float, total: float) -> None:
-    if progress is not None:
-        progress(min(1.0, done / max(total, 1e-12)))
-
-
-def _sub(progress: Progress, k: int, total: int) -> Progress:
-    if progress is None:
-        return None
-    return lambda f: progress(min(1.0, (k + f) / total))

@@ -1,33 +1,18 @@
-"""Additive vs dot-product attention: the cost, modelled and measured (SCIENCE.md §3f).
+"""Additive vs dot-product attention: the cost swept over sizes, fitted, and set against the machine's peak.
 
-One sweep times three ways of computing O = softmax(S) V on the active backend:
-
-    dot             S = Q Kᵀ/√d_k                      2n²d_k  (one GEMM, softmax, one GEMM)
-    additive        A = Q W₁ᵀ, B = K W₂ᵀ once (4·n·d·d_h), then s_ij = Σ_h v_h tanh(A_ih + B_jh)
-                    (n²·d_h tanh, 3·n²·d_h FLOPs)
-    additive-naive  the projections again for every pair: 4·n²·d·d_h (the notes' O(n²d²))
-
-plus, optionally, torch as a reference line (`scaled_dot_product_attention`; the factored additive
-scores in torch). The naive form is measured only while one call stays under a safe time; beyond
-that its time is extrapolated from the fit of the points it did measure.
-
-Exponents come from ordinary least squares on log t = a + b·log x with a Student-t confidence
-interval, b ± t_{(1+level)/2, m−2}·se(b). SciPy is not a dependency: the t distribution is computed
-here from the regularised incomplete beta function.
-
-Timing: one warm-up call (its output is kept and checked against the reference implementation),
-then `repeats` timed calls; median, min and max are reported. On a GPU each call is bracketed by
-CUDA events; on the CPU by `time.perf_counter`.
+`explore` times the implementations of core.experiments.attention_cost (dot, additive,
+additive-naive, and torch's dot and additive as reference lines) along n at one d and along d at
+one n, on the same inputs per size (SCIENCE.md §3f). The naive form is measured only while one
+call stays under a safe time; beyond that its time is extrapolated from the power-law fit of the
+points it did measure (core.stats, with a prediction interval). Each point also gets its roofline:
+the fastest the FLOPs and tanh evaluations could run at this machine's measured peak (or, on a GPU,
+the datasheet's).
 """
 
 from __future__ import annotations
 
 import math
-import time
-from collections.abc import Callable, Sequence
-from contextlib import nullcontext
-from dataclasses import dataclass
-from functools import lru_cache, partial
+from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
@@ -35,343 +20,16 @@ import numpy as np
 
 from core import budget
 from core import experiments as ex
-from core.backend import Backend, get_backend
+from core.backend import Backend, as_backend, get_backend
 from core.errors import InputError
-
-Progress = Callable[[float], None] | None
+from core.results import Progress
+from core.stats import CI_LEVEL, fit_power_law
+from core.timing import Clock, time_interleaved
 
 TORCH_IMPLS: tuple[str, ...] = ("dot", "additive")  # torch reference lines
 NAIVE = "additive-naive"
 # One naive call is measured only while it is predicted to take less than this (seconds).
 NAIVE_MAX_SECONDS = 0.5
-CI_LEVEL = 0.95
-
-
-# ---------------------------------------------------------------- Student t, from scratch
-
-
-def _betacf(a: float, b: float, x: float) -> float:
-    """Continued fraction of the incomplete beta function (modified Lentz), as in Numerical Recipes §6.4."""
-    tiny = 1e-300
-    qab, qap, qam = a + b, a + 1.0, a - 1.0
-    c, d = 1.0, 1.0 - qab * x / qap
-    d = 1.0 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 400):
-        m2 = 2 * m
-        aa = m * (b - m) * x / ((qam + m2) * (a + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        h *= d * c
-        aa = -(a + m) * (qab + m) * x / ((a + m2) * (qap + m2))
-        d = 1.0 + aa * d
-        d = 1.0 / (d if abs(d) > tiny else tiny)
-        c = 1.0 + aa / c
-        c = c if abs(c) > tiny else tiny
-        delta = d * c
-        h *= delta
-        if abs(delta - 1.0) < 1e-15:
-            break
-    return h
-
-
-def betainc(a: float, b: float, x: float) -> float:
-    """Regularised incomplete beta I_x(a, b) = B(x; a, b) / B(a, b), for a, b > 0 and 0 ≤ x ≤ 1."""
-    if x <= 0.0:
-        return 0.0
-    if x >= 1.0:
-        return 1.0
-    log_front = (math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b)
-                 + a * math.log(x) + b * math.log1p(-x))
-    front = math.exp(log_front)
-    if x < (a + 1.0) / (a + b + 2.0):  # the continued fraction converges fast here
-        return front * _betacf(a, b, x) / a
-    return 1.0 - front * _betacf(b, a, 1.0 - x) / b
-
-
-def t_cdf(t: float, df: float) -> float:
-    """P(T ≤ t) for Student's t with df degrees of freedom: 1 − ½·I_{df/(df+t²)}(df/2, ½) for t ≥ 0."""
-    if df <= 0:
-        raise InputError(f"degrees of freedom must be positive, got {df}")
-    if math.isinf(t):
-        return 1.0 if t > 0 else 0.0
-    x, y = df / (df + t * t), t * t / (df + t * t)  # x + y = 1; pass the smaller one, unrounded
-    tail = 0.5 * betainc(0.5 * df, 0.5, x) if x < 0.5 else 0.5 * (1.0 - betainc(0.5, 0.5 * df, y))
-    return 1.0 - tail if t >= 0 else tail
-
-
-@lru_cache(maxsize=512)
-def t_quantile(p: float, df: float) -> float:
-    """The t with P(T ≤ t) = p (Student's t, df degrees of freedom), by bisection on `t_cdf`.
-
-    Bisection on a bracket that doubles until it holds the root: slow-ish (≈ 100 CDF calls) but
-    exact to double precision for any df > 0, including df = 1 (Cauchy, t₀.₉₇₅ = 12.706).
-    """
-    if not 0.0 < p < 1.0:
-        raise InputError(f"quantile level must lie in (0, 1), got {p}")
-    if p == 0.5:
-        return 0.0
-    if p < 0.5:
-        return -t_quantile(1.0 - p, df)
-    hi = 1.0
-    while t_cdf(hi, df) < p:
-        hi *= 2.0
-    lo = 0.0
-    for _ in range(200):
-        mid = 0.5 * (lo + hi)
-        if t_cdf(mid, df) < p:
-            lo = mid
-        else:
-            hi = mid
-        if hi - lo <= 1e-14 * hi:
-            break
-    return 0.5 * (lo + hi)
-
-
-# ---------------------------------------------------------------- log–log fit
-
-
-@dataclass(frozen=True)
-class PowerFit:
-    """t ≈ e^a · x^b fitted by OLS on (log x, log t); b is the exponent, [b_lo, b_hi] its CI."""
-
-    exponent: float
-    ci_low: float
-    ci_high: float
-    intercept: float  # a, natural log
-    points: int
-    r2: float
-    level: float
-    resid_std: float  # s, the residual standard deviation in log space (NaN when m < 3)
-    x_mean: float  # mean of log x (for prediction intervals)
-    sxx: float  # Σ (log x − mean)²
-
-    def predict(self, x: float) -> float:
-        """e^a · x^b."""
-        return math.exp(self.intercept + self.exponent * math.log(x))
-
-    def interval(self, x: float) -> tuple[float, float]:
-        """Prediction interval for one new log t at x: ŷ ± t_q·s·√(1 + 1/m + (log x − x̄)²/Sxx).
-
-        Returns (low, high) in seconds; the point estimate on both sides when m < 3.
-        """
-        y = self.intercept + self.exponent * math.log(x)
-        if self.points < 3 or not math.isfinite(self.resid_std):
-            return math.exp(y), math.exp(y)
-        tq = t_quantile(0.5 + self.level / 2.0, self.points - 2)
-        half = tq * self.resid_std * math.sqrt(1.0 + 1.0 / self.points
-                                               + (math.log(x) - self.x_mean) ** 2 / self.sxx)
-        return math.exp(y - half), math.exp(y + half)
-
-
-def fit_power_law(x: Sequence[float], t: Sequence[float], level: float = CI_LEVEL) -> PowerFit:
-    """Exponent b of t ∝ x^b by ordinary least squares on y = log t against u = log x.
-
-        b = Σ(u − ū)(y − ȳ) / Σ(u − ū)²,   a = ȳ − b ū,
-        s² = Σ (y − a − b u)² / (m − 2),   se(b) = s / √Σ(u − ū)²,
-        CI = b ± t_{(1+level)/2, m−2} · se(b).
-    Needs m ≥ 2 distinct positive x and positive t; with m = 2 the line is exact and the CI is
-    unknown (NaN on both sides).
-    """
-    if not 0.0 < level < 1.0:
-        raise InputError(f"confidence level must lie in (0, 1), got {level}")
-    if len(x) != len(t):
-        raise InputError("x and t must have the same length")
-    pairs = [(float(a), float(b)) for a, b in zip(x, t, strict=True)]
-    if any(not (a > 0 and b > 0 and math.isfinite(a) and math.isfinite(b)) for a, b in pairs):
-        raise InputError("a log–log fit needs positive, finite x and t")
-    u = [math.log(a) for a, _ in pairs]
-    y = [math.log(b) for _, b in pairs]
-    m = len(u)
-    if m < 2 or len(set(u)) < 2:
-        raise InputError("a fit needs at least two distinct sizes")
-    u_mean, y_mean = sum(u) / m, sum(y) / m
-    sxx = sum((ui - u_mean) ** 2 for ui in u)
-    sxy = sum((ui - u_mean) * (yi - y_mean) for ui, yi in zip(u, y, strict=True))
-    b = sxy / sxx
-    a = y_mean - b * u_mean
-    ssr = sum((yi - a - b * ui) ** 2 for ui, yi in zip(u, y, strict=True))
-    syy = sum((yi - y_mean) ** 2 for yi in y)
-    r2 = 1.0 - ssr / syy if syy > 0 else 1.0
-    if m >= 3:
-        s = math.sqrt(ssr / (m - 2))
-        half = t_quantile(0.5 + level / 2.0, m - 2) * s / math.sqrt(sxx)
-        lo, hi = b - half, b + half
-    else:
-        s, lo, hi = float("nan"), float("nan"), float("nan")
-    return PowerFit(exponent=b, ci_low=lo, ci_high=hi, intercept=a, points=m, r2=r2, level=level,
-                    resid_std=s, x_mean=u_mean, sxx=sxx)
-
-
-# ---------------------------------------------------------------- timing
-
-MAX_SECONDS = 10.0  # stop repeating (after at least two rounds) once this much time was spent
-MIN_ROUND_SECONDS = 0.02  # rounds faster than this are repeated more (see time_interleaved)
-AUTORANGE = 5  # … up to this many times the requested repeats
-
-
-class _Clock:
-    """Times one call: perf_counter on the CPU; CUDA events recorded on the stream on a GPU."""
-
-    def __init__(self, engine: str, be: Backend) -> None:
-        self.event: Callable[[], Any] | None = None
-        if be.is_gpu and engine == "torch":
-            import torch
-
-            self.event = lambda: torch.cuda.Event(enable_timing=True)
-            self.elapsed: Callable[[Any, Any], float] = lambda s, e: s.elapsed_time(e) / 1e3
-        elif be.is_gpu:
-            cp = be.xp
-            self.event = cp.cuda.Event
-            self.elapsed = lambda s, e: cp.cuda.get_elapsed_time(s, e) / 1e3
-
-    @property
-    def name(self) -> str:
-        return "perf_counter" if self.event is None else "cuda-events"
-
-    def run(self, fn: Callable[[], Any]) -> float:
-        """Seconds of one fn() call, the GPU work included."""
-        if self.event is None:
-            t0 = time.perf_counter()
-            fn()
-            return time.perf_counter() - t0
-        start, stop = self.event(), self.event()
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        return self.elapsed(start, stop)
-
-
-def time_interleaved(fns: dict[Any, tuple[Callable[[], Any], _Clock]], repeats: int = 5,
-                     warmup: int = 1, max_seconds: float = MAX_SECONDS,
-                     min_round_seconds: float = MIN_ROUND_SECONDS
-                     ) -> tuple[dict[Any, list[float]], dict[Any, Any]]:
-    """Time several functions round-robin (a, b, c, a, b, c, …) so background load hits each alike.
-
-    Each gets `warmup` untimed calls (the last one's output is returned, for checking), then
-    `repeats` timed ones. Fast rounds are noisy, so while one round takes under
-    min_round_seconds, more rounds follow (up to AUTORANGE× repeats, until the rounds together
-    took min_round_seconds × repeats). Once max_seconds have passed, at least two rounds are kept.
-    Returns (seconds per timed call, warm-up output) per key.
-    """
-    outputs: dict[Any, Any] = {}
-    for k, (fn, clock) in fns.items():
-        for _ in range(warmup):
-            outputs[k] = fn()
-        if clock.event is not None and warmup:  # let queued GPU work finish before timing
-            clock.run(lambda: None)
-    times: dict[Any, list[float]] = {k: [] for k in fns}
-    t_start = time.perf_counter()
-    r = 0
-    while r < AUTORANGE * repeats:
-        for k, (fn, clock) in fns.items():
-            times[k].append(clock.run(fn))
-        r += 1
-        elapsed = time.perf_counter() - t_start
-        if r >= 2 and elapsed > max_seconds:
-            break
-        if r >= repeats and elapsed >= min_round_seconds * repeats:
-            break
-    return times, outputs
-
-
-def _summary(times: list[float]) -> dict[str, float]:
-    return {"seconds": float(np.median(times)), "seconds_min": float(min(times)),
-            "seconds_max": float(max(times)), "repeats": len(times)}
-
-
-# ---------------------------------------------------------------- one point
-
-
-def torch_impl(impl: str, x: dict[str, Any], d: int) -> Any:
-    """The torch reference of `impl` on the same inputs (torch tensors), returning O (n × d).
-
-    dot: `torch.nn.functional.scaled_dot_product_attention` with scale 1/√d; additive: the
-    factored scores, in the same ~4M-element blocks of the n_b × n × d_h tanh cube as ours.
-    """
-    import torch
-    import torch.nn.functional as F
-
-    if impl == "dot":
-        return F.scaled_dot_product_attention(x["Q"][None], x["K"][None], x["V"][None],
-                                              scale=1.0 / math.sqrt(d))[0]
-    if impl != "additive":
-        raise InputError(f"no torch reference for {impl!r}")
-    A, B, v = x["Q"] @ x["W1"].T, x["K"] @ x["W2"].T, x["v"]
-    n, d_h = A.shape
-    S = torch.empty((n, B.shape[0]), dtype=A.dtype, device=A.device)
-    block = max(1, (1 << 22) // max(1, B.shape[0] * d_h))
-    for start in range(0, n, block):
-        S[start:start + block] = torch.tanh(A[start:start + block, None, :] + B[None]) @ v
-    return torch.softmax(S, dim=-1) @ x["V"]
-
-
-def measure_points(be: Backend, series: Sequence[tuple[str, str]], n: int, d: int, d_h: int,
-                   seed: int = 0, repeats: int = 5, warmup: int = 1) -> dict[tuple[str, str], dict]:
-    """Time every (impl, engine) of `series` at one size on the same inputs, interleaved per engine.
-
-    engine is the backend's own name (NumPy/CuPy through `experiments.run_impl`) or "torch".
-    Each row: impl n d d_h seconds seconds_min seconds_max repeats flops special bytes
-    intermediate_bytes gflops_per_s engine timer, and `output` (O as float64 NumPy, from warm-up).
-    """
-    item = np.dtype(be.dtype).itemsize
-    x = ex.cost_inputs(be, n, d, d_h, seed)
-    fns: dict[tuple[str, str], tuple[Callable[[], Any], _Clock]] = {}
-    tx: dict[str, Any] | None = None
-    for impl, eng in series:
-        if eng == "torch":
-            if tx is None:
-                tx = _torch_inputs(x, be)
-            fns[(impl, eng)] = (partial(torch_impl, impl, tx, d), _Clock(eng, be))
-        else:
-            fns[(impl, eng)] = (partial(ex.run_impl, impl, x, d), _Clock(eng, be))
-    ctx: Any = nullcontext()
-    if tx is not None:
-        import torch
-
-        ctx = torch.no_grad()
-    times: dict[tuple[str, str], list[float]] = {}
-    outputs: dict[tuple[str, str], Any] = {}
-    with ctx:
-        # Interleave within one engine only: alternating NumPy's BLAS threads with torch's OpenMP
-        # pool makes each pay the other's thread wake-ups (measured: dot ×1.5 at n = 512).
-        for eng in dict.fromkeys(e for _, e in fns):
-            group = {k: v for k, v in fns.items() if k[1] == eng}
-            t, out = time_interleaved(group, repeats, warmup)
-            times.update(t)
-            outputs.update(out)
-    rows = {}
-    for (impl, eng), (_, clock) in fns.items():
-        m = ex.cost_model(impl, n, d, d_h, item)
-        row: dict[str, Any] = {"impl": impl, "n": n, "d": d, "d_h": d_h, **_summary(times[(impl, eng)]),
-                               **m}
-        row["gflops_per_s"] = m["flops"] / row["seconds"] / 1e9
-        row["engine"], row["timer"] = eng, clock.name
-        out = outputs.get((impl, eng))
-        if out is not None:
-            row["output"] = (out.cpu().numpy() if eng == "torch" else be.asnumpy(out)).astype(np.float64)
-        rows[(impl, eng)] = row
-    return rows
-
-
-def _torch_inputs(x: dict[str, Any], be: Backend) -> dict[str, Any]:
-    import torch
-
-    if be.is_gpu and not torch.cuda.is_available():
-        raise InputError("this torch build has no CUDA, so there is no torch reference on the GPU")
-    return {k: torch.as_tensor(v, device="cuda" if be.is_gpu else "cpu") for k, v in x.items()}
-
-
-def measure_point(be: Backend, impl: str, n: int, d: int, d_h: int, seed: int = 0, repeats: int = 5,
-                  engine: str | None = None, warmup: int = 1) -> dict[str, Any]:
-    """`measure_points` for one series, without the output: the row `experiments.cost` reports."""
-    row = measure_points(be, [(impl, engine or be.name)], n, d, d_h, seed, repeats, warmup)
-    row = next(iter(row.values()))
-    row.pop("output", None)
-    return row
 
 
 # ---------------------------------------------------------------- machine peak
@@ -398,7 +56,7 @@ def machine_peak(backend: str = "numpy", dtype: str = "float32") -> dict[str, An
     a = rng.standard_normal((N, N), dtype=be.dtype)
     b = rng.standard_normal((N, N), dtype=be.dtype)
     e = rng.standard_normal((E,), dtype=be.dtype)
-    clock = _Clock(be.name, be)
+    clock = Clock.for_engine(be.name, be)
     times, _ = time_interleaved({"gemm": (lambda: a @ b, clock),
                                  "tanh": (lambda: xp.tanh(e, out=e), clock)}, repeats=5)
     gemm, tanh = times["gemm"], times["tanh"]
@@ -497,21 +155,21 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
       table   the model and the measurements at the largest n, per series.
       peak    `machine_peak`.
     """
-    be = backend if isinstance(backend, Backend) else get_backend(backend, dtype)
+    be = as_backend(backend, dtype)
     ns = sorted({ex.check_n(n) for n in ns})
-    ds = sorted({ex._positive_int(d, "d") for d in ds})
+    ds = sorted({ex.positive_int(d, "d") for d in ds})
     if not ns or not ds:
         raise InputError("give at least one n and one d")
-    impl_list = [ex._check_impl(i) for i in impls]
+    impl_list = [ex.check_impl(i) for i in impls]
     if "dot" not in impl_list:
         impl_list = ["dot", *impl_list]  # every ratio is against dot
     if d_h is not None:
-        d_h = ex._positive_int(d_h, "d_h")
-    repeats = ex._positive_int(repeats, "repeats")
+        d_h = ex.positive_int(d_h, "d_h")
+    repeats = ex.positive_int(repeats, "repeats")
     if not naive_max_seconds > 0:
         raise InputError("naive_max_seconds must be positive")
     n_at = ex.check_n(n_at) if n_at is not None else ns[len(ns) // 2]
-    d_at = ex._positive_int(d_at, "d") if d_at is not None else ds[len(ds) // 2]
+    d_at = ex.positive_int(d_at, "d") if d_at is not None else ds[len(ds) // 2]
     series = [(i, be.name) for i in impl_list]
     if torch_ref:
         series += [(i, "torch") for i in TORCH_IMPLS if i in impl_list]
@@ -531,7 +189,7 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
             todo = [s for s in series if (*s, n, d) not in cache
                     and not _skip(s, measured[s], axis, n, d, h, be, level, naive_max_seconds)]
             if todo:
-                for s, row in measure_points(be, todo, n, d, h, seed, repeats).items():
+                for s, row in ex.measure_points(be, todo, n, d, h, seed, repeats).items():
                     cache[(*s, n, d)] = row
             outs = {s: cache[(*s, n, d)].get("output") for s in series if (*s, n, d) in cache}
             for s in series:
@@ -662,6 +320,5 @@ def _table(rows: list[dict[str, Any]], n: int, d: int) -> list[dict[str, Any]]:
     return [{k: r[k] for k in keys} for r in rows if r["axis"] == "n" and r["n"] == n and r["d"] == d]
 
 
-__all__ = ["CI_LEVEL", "NAIVE_MAX_SECONDS", "PowerFit", "best_peak", "betainc", "datasheet_peak",
-           "explore", "fit_power_law", "geometric_sizes", "machine_peak", "measure_point", "measure_points",
-           "roofline_seconds", "t_cdf", "t_quantile", "time_interleaved", "torch_impl"]
+__all__ = ["NAIVE_MAX_SECONDS", "TORCH_IMPLS", "best_peak", "datasheet_peak", "explore", "geometric_sizes",
+           "gpu_datasheet_peak", "machine_peak", "roofline_seconds"]

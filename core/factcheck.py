@@ -31,8 +31,8 @@ import numpy as np
 from core import experiments as ex
 from core.attention import additive_attention_scores, additive_attention_scores_naive, scores, softmax
 from core.backend import get_backend
-from core.cost import measure_points
 from core.errors import InputError
+from core.experiments import measure_points
 from core.sampling import draw, sub_seed
 from core.scales import scale_factor
 

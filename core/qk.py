@@ -18,7 +18,6 @@ Gradients of L = Σ G ⊙ O with O = A V (G the upstream gradient), from the sam
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -27,10 +26,9 @@ from core import budget, views
 from core import experiments as ex
 from core.attention import softmax, softmax_backward
 from core.errors import InputError
+from core.results import Progress
 from core.sampling import draw, sub_seed
 from core.scales import scale_factor
-
-Progress = Callable[[float], None] | None
 
 
 def projections(rng: Any, n: int, d_k: int, d_model: int, tie: bool) -> tuple[np.ndarray, np.ndarray]:

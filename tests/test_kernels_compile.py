@@ -1,6 +1,6 @@
 """Every core/kernels/*.cu compiles with nvcc for sm_80 and sm_90, on a machine without a GPU.
 
-All template instantiations the launcher uses are compiled (core.kernels.instantiation_unit), and
+All template instantiations the launcher uses are compiled (tools.kernel_build.instantiation_unit), and
 ptxas' report is checked: every kernel present, no local-memory spills beyond a few bytes.
 """
 
@@ -11,7 +11,7 @@ import shutil
 import pytest
 
 from core.gpu import KERNEL_DIR, SOURCES
-from core.kernels import ARCHES, nvcc_compile, nvcc_path, ptxas_usage
+from tools.kernel_build import ARCHES, nvcc_compile, nvcc_path, ptxas_usage
 
 pytestmark = pytest.mark.skipif(
     nvcc_path() is None,

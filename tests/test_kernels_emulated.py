@@ -1,6 +1,6 @@
-"""Our CUDA kernels run on the CPU emulator (core/kernels/emulator.py), no GPU needed.
+"""Our CUDA kernels run on the CPU emulator (tools/emulator), no GPU needed.
 
-1. Every kernel check the GPU runs (core.kernels.gpu_check.kernel_checks) passes on the emulator at
+1. Every kernel check the GPU runs (core.gpu.checks.kernel_checks) passes on the emulator at
    the emulated sizes, with the launchers' own grid, block, shared memory and arguments, in two
    schedules: round robin, and warp by warp (which exposes a missing __syncthreads); and the
    experiments give the same figures through the kernels as through the reference path.
@@ -17,9 +17,12 @@ import math
 import numpy as np
 import pytest
 
+import tools.emulator as emu
 from core import gpu
-from core.kernels import emulator as emu
-from core.kernels import gpu_check as gc
+from core.gpu import checks as gc
+from core.gpu import device, guard, launch
+from core.gpu_check import same_draw_checks
+from tools.emulator import emulated
 
 REASON = emu.unavailable_reason()
 pytestmark = pytest.mark.skipif(
@@ -33,9 +36,9 @@ CHECKS = list(gc.kernel_checks(sizes_n=gc.EMULATED_SIZES_N))
 def _fresh_compiles(monkeypatch: pytest.MonkeyPatch) -> None:
     """Each test sees its own compile cache and first-use verdicts (mutated sources must not leak
     into other tests)."""
-    monkeypatch.setattr(gpu, "_compiled", {})
-    monkeypatch.setattr(gpu, "_verified", set())
-    monkeypatch.setattr(gpu, "_rejected", {})
+    monkeypatch.setattr(device, "_compiled", {})
+    monkeypatch.setattr(guard, "_verified", set())
+    monkeypatch.setattr(guard, "_rejected", {})
 
 
 def _run(check) -> gc.Check | None:
@@ -47,7 +50,7 @@ def _run(check) -> gc.Check | None:
 
 @pytest.mark.parametrize("index", range(len(CHECKS)))
 def test_every_kernel_check_passes_on_the_emulator(index: int) -> None:
-    with gpu.emulated(schedule=0):
+    with emulated(schedule=0):
         _run(CHECKS[index])
 
 
@@ -55,14 +58,14 @@ def test_every_kernel_check_passes_on_the_emulator(index: int) -> None:
 @pytest.mark.parametrize("version", ["mma", "simt"])
 @pytest.mark.parametrize("schedule", [2, 3])
 def test_attention_is_right_when_warps_drift_apart(schedule: int, version: str, dtype: str) -> None:
-    with gpu.emulated(schedule=schedule):
+    with emulated(schedule=schedule):
         for n, d in ((130, 64), (97, 128), (65, 3)):
             _run(lambda n=n, d=d: gc.check_attention(2, n, d, dtype, version=version))
 
 
 @pytest.mark.parametrize("schedule", [1, 2, 5])
 def test_reductions_are_right_in_every_schedule(schedule: int) -> None:
-    with gpu.emulated(schedule=schedule):
+    with emulated(schedule=schedule):
         for n in (33, 130):
             _run(lambda n=n: gc.check_row_stats(n, 2))
             _run(lambda n=n: gc.check_grad_norms(4, n, 64, 1.0))
@@ -70,7 +73,7 @@ def test_reductions_are_right_in_every_schedule(schedule: int) -> None:
 
 
 def test_the_portable_ucontext_fibers_give_the_same_results() -> None:
-    with gpu.emulated(schedule=2, ucontext=True):
+    with emulated(schedule=2, ucontext=True):
         _run(lambda: gc.check_attention(2, 130, 64, "float16"))
         _run(lambda: gc.check_grad_norms(4, 33, 64, 1.0))
         _run(lambda: gc.check_additive(33, 70, 40, True, True))
@@ -82,23 +85,23 @@ def test_experiments_give_the_same_figures_through_the_kernels(index: int,
     """saturation, gradients and the cost page's dot/additive forward: kernels vs reference path on
     the same draws (backend numpy; inside emulated() the experiments call our kernels)."""
     fallbacks: list[str] = []
-    monkeypatch.setattr(gpu, "notice", fallbacks.append)
-    with gpu.emulated():
-        check = gc.same_draw_checks("numpy", trials=16, grad_trials=200)[index]
+    monkeypatch.setattr(device, "notice", fallbacks.append)
+    with emulated():
+        check = same_draw_checks("numpy", trials=16, grad_trials=200)[index]
         _run(check)
     assert fallbacks == [], "a kernel fell back to the reference path, so nothing was compared"
 
 
 def test_attention_on_an_unaligned_view_takes_the_scalar_load_path() -> None:
     Q, K, V = gc.attention_inputs(1, 40, 64, "float32")
-    with gpu.emulated():
-        xp = gpu._cupy()
+    with emulated():
+        xp = gpu.xp()
         views = []
         for x in (Q, K, V):
             buf = xp.empty((x.size + 1,), np.float32)
             buf[1:] = x.ravel()
             views.append(buf[1:].reshape(x.shape))  # 4 bytes past a 256-byte boundary
-        assert not gpu._aligned(*views)
+        assert not launch.aligned(*views)
         O = gpu.to_host(gpu.attention_forward(*views))
     assert gc.scaled_error(O, gpu.attention_twin(Q, K, V), *gc.ATTENTION_TOL["float32"]) <= 1
 
@@ -194,18 +197,18 @@ def test_ldmatrix_trans_hands_each_lane_a_column_pair() -> None:
 
 
 def _mutate(monkeypatch: pytest.MonkeyPatch, old: str, new: str) -> None:
-    original = gpu.kernel_source
+    original = device.kernel_source
 
     def mutated(source: str) -> str:
         return original(source).replace(old, new)
 
     assert any(old in original(s) for s in gpu.SOURCES), f"mutation target not found: {old!r}"
-    monkeypatch.setattr(gpu, "kernel_source", mutated)
+    monkeypatch.setattr(device, "kernel_source", mutated)
 
 
 def _fails(check, schedule: int = 0) -> str:
     """'' if the check passes; otherwise how it failed (a too-large error or the emulator's message)."""
-    with gpu.emulated(schedule=schedule):
+    with emulated(schedule=schedule):
         try:
             result = check()
         except gpu.KernelError as exc:
@@ -259,36 +262,36 @@ def test_a_misaligned_ldmatrix_address_is_an_error(monkeypatch: pytest.MonkeyPat
 
 
 def test_launch_arguments_are_checked_against_the_kernel_signature() -> None:
-    with gpu.emulated():
-        xp = gpu._cupy()
+    with emulated():
+        xp = gpu.xp()
         raw = xp.asarray(np.ones((2, 8), np.float32))
         out = [xp.empty((1, 2), np.float32) for _ in range(2)]
         scales = xp.asarray(np.ones(1, np.float32))
         good = (raw, scales, np.int32(2), np.int32(8), np.int32(0), *out, np.uint64(0))
-        gpu._launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), good)
+        device.launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), good)
         bad = list(good)
         bad[2] = np.float32(2)  # rows given as a float
         with pytest.raises(gpu.KernelError, match="argument 2 must be a 32-bit integer"):
-            gpu._launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), tuple(bad))
+            device.launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), tuple(bad))
         with pytest.raises(gpu.KernelError, match="takes 8 arguments, got 7"):
-            gpu._launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), good[:-1])
+            device.launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), good[:-1])
         with pytest.raises(gpu.KernelError, match="not an array or a NumPy scalar"):
-            gpu._launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), (*good[:2], 2, *good[3:]))
+            device.launch("softmax_stats.cu", "row_stats_v2", (1, 1), (256,), (*good[:2], 2, *good[3:]))
         with pytest.raises(gpu.KernelError, match="1024 threads"):
-            gpu._launch("softmax_stats.cu", "row_stats_v2", (1, 1), (2048,), good)
+            device.launch("softmax_stats.cu", "row_stats_v2", (1, 1), (2048,), good)
 
 
 def test_large_shared_memory_needs_the_opt_in_the_launcher_makes() -> None:
     plan = gpu.attention_plan(1, 64, 128, "float32", "mma")
     assert plan.smem > emu.DEFAULT_SMEM  # this launch needs the opt-in
-    with gpu.emulated():
+    with emulated():
         kern = gpu.kernels("attention_forward.cu")[plan.name]
-        xp = gpu._cupy()
+        xp = gpu.xp()
         arrays = [xp.asarray(np.zeros((64, 128), np.float32)) for _ in range(4)]
         args = (*arrays, np.int32(64), np.int32(128), np.float32(1.0), np.int32(1))
         with pytest.raises(emu.EmulatorError, match="without the opt-in"):
             kern(plan.grid, plan.block, args, shared_mem=plan.smem)
-        gpu._launch("attention_forward.cu", plan.name, plan.grid, plan.block, args, plan.smem)  # opts in
+        device.launch("attention_forward.cu", plan.name, plan.grid, plan.block, args, plan.smem)  # opts in
         assert kern.max_dynamic_shared_size_bytes >= plan.smem
 
 
@@ -303,11 +306,11 @@ def test_output_memory_starts_as_nan_so_an_unwritten_element_fails(monkeypatch: 
 
 @pytest.mark.parametrize("source", sorted(gpu.SOURCES))
 def test_every_source_passes_its_first_use_check(source: str) -> None:
-    with gpu.emulated(first_use=True):
+    with emulated(first_use=True):
         checks = gpu.first_use_check(source)
         assert checks and all(c.ok for c in checks), [(c.name, c.err, c.detail) for c in checks if not c.ok]
         assert set(gpu.kernels(source)) == set(gpu.SOURCES[source])
-    assert (source, ("emulator", 0, False)) in gpu._verified
+    assert (source, ("emulator", 0, False)) in guard._verified
 
 
 def test_a_kernel_wrong_on_the_device_is_rejected_and_the_experiment_falls_back(
@@ -321,13 +324,13 @@ def test_a_kernel_wrong_on_the_device_is_rejected_and_the_experiment_falls_back(
 
     _mutate(monkeypatch, "if (lane == 0) stats_write(out, Z, W, pmax, entropy);",
             "if (lane == 0 && row != 3) stats_write(out, Z, W, pmax, entropy);")
-    monkeypatch.setattr(gpu, "_notices", deque(maxlen=20))
-    monkeypatch.setattr(gpu, "_device_key", lambda: 0)  # as if on CUDA device 0, for kernel_report
+    monkeypatch.setattr(device, "_notices", deque(maxlen=20))
+    monkeypatch.setattr(device, "device_key", lambda: 0)  # as if on CUDA device 0, for kernel_report
     runs = []
-    real_check = gpu.first_use_check
-    monkeypatch.setattr(gpu, "first_use_check", lambda source: runs.append(source) or real_check(source))
+    real_check = guard.first_use_check
+    monkeypatch.setattr(guard, "first_use_check", lambda source: runs.append(source) or real_check(source))
     kw = {"dks": [16, 64], "n": 16, "trials": 8, "scales": ("none", "sqrt")}
-    with gpu.emulated(first_use=True):
+    with emulated(first_use=True):
         got = ex.saturation(**kw)["rows"]
         again = ex.saturation(**kw)["rows"]
         with gpu.reference_only():
@@ -347,7 +350,7 @@ def test_a_kernel_wrong_on_the_device_is_rejected_and_the_experiment_falls_back(
 def test_the_first_use_check_rejects_each_planted_attention_fault(monkeypatch: pytest.MonkeyPatch, old: str,
                                                                   new: str, schedule: int) -> None:
     _mutate(monkeypatch, old, new)
-    with gpu.emulated(schedule=schedule, first_use=True), pytest.raises(gpu.KernelError, match="first-use"):
+    with emulated(schedule=schedule, first_use=True), pytest.raises(gpu.KernelError, match="first-use"):
         gpu.kernels("attention_forward.cu")
 
 
@@ -355,7 +358,7 @@ def test_with_the_first_use_check_off_a_rejected_kernel_still_runs_for_diagnosis
         monkeypatch: pytest.MonkeyPatch) -> None:
     _mutate(monkeypatch, "if (lane == 0) stats_write(out, Z, W, pmax, entropy);",
             "if (lane == 0 && row != 3) stats_write(out, Z, W, pmax, entropy);")
-    with gpu.emulated(first_use=True):
+    with emulated(first_use=True):
         with pytest.raises(gpu.KernelError, match=r"softmax_stats.cu failed its first-use check .*"
                                                   r"2 of 3 comparisons.*row_stats v2 trials=3 n=33"):
             gpu.kernels("softmax_stats.cu")
@@ -369,7 +372,7 @@ def test_a_crash_in_the_first_use_check_is_a_failure_that_names_the_call(
         monkeypatch: pytest.MonkeyPatch) -> None:
     _mutate(monkeypatch, "if (threadIdx.x == 0) top = n;",
             "if (threadIdx.x == 0) { top = n; __syncthreads(); }")
-    with gpu.emulated(first_use=True), pytest.raises(gpu.KernelError) as info:
+    with emulated(first_use=True), pytest.raises(gpu.KernelError) as info:
         gpu.kernels("softmax_backward.cu")
     assert "check_grad_norms(4, 33, 64, 0.125)" in str(info.value) and "deadlock" in str(info.value)
 
@@ -380,15 +383,15 @@ def test_concurrent_first_uses_check_once_and_wait_for_the_verdict(monkeypatch: 
     from conftest import call_in_threads
 
     runs = []
-    real_check = gpu.first_use_check
+    real_check = guard.first_use_check
 
     def slow_check(source: str) -> list:
         runs.append(source)
         time.sleep(0.3)  # the other threads arrive while this one checks
         return real_check(source)
 
-    monkeypatch.setattr(gpu, "first_use_check", slow_check)
-    with gpu.emulated(first_use=True):
+    monkeypatch.setattr(guard, "first_use_check", slow_check)
+    with emulated(first_use=True):
         results = call_in_threads(lambda: gpu.kernels("softmax_backward.cu"), 6)
     assert runs == ["softmax_backward.cu"]
     assert len(results) == 6 and all(r is results[0] for r in results)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 from core.gpu import SOURCES, kernel_source
-from core.kernels import ARCHES, NvrtcError, nvcc_compile, nvcc_path, nvrtc_compile, nvrtc_library_path
+from tools.kernel_build import ARCHES, NvrtcError, nvcc_compile, nvcc_path, nvrtc_compile, nvrtc_library_path
 
 pytestmark = pytest.mark.skipif(
     nvrtc_library_path() is None,

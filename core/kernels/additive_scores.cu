@@ -17,7 +17,7 @@
 //            v1 tile code, writes the raw scores once and keeps a running (max, sum) per row; the
 //            16 partial states of a row (one per tx) are merged with shuffles inside a half-warp,
 //            then each thread normalises the scores it wrote itself in place.
-// Launch (core/gpu.py): v1 grid (⌈m/64⌉, ⌈n/64⌉) × (16, 16); v2 grid (1, ⌈n/64⌉) × (16, 16).
+// Launch (core/gpu/launch.py): v1 grid (⌈m/64⌉, ⌈n/64⌉) × (16, 16); v2 grid (1, ⌈n/64⌉) × (16, 16).
 #include "common.cuh"
 
 #define TILE 64

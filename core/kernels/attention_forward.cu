@@ -23,7 +23,7 @@
 //            (as FlashAttention-2 does); V fragments come from ldmatrix.x4.trans.
 //            Shared-memory row pads (8 words for Q/K, 4 for fp32 V, 8 halves for 16-bit) keep the
 //            fragment loads free of bank conflicts. Needs sm_80 or newer.
-// Launch (core/gpu.py): v1 grid (⌈n/32⌉, BH) × 256; v2 grid (⌈n/64⌉, BH) × 128; dynamic shared
+// Launch (core/gpu/launch.py): v1 grid (⌈n/32⌉, BH) × 256; v2 grid (⌈n/64⌉, BH) × 128; dynamic shared
 // memory sized by the launcher (opt-in above 48 KB).
 #include "common.cuh"
 

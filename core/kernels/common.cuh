@@ -6,8 +6,8 @@
 //
 // Every PTX instruction the kernels use is wrapped below in one `ptx_*` function that issues
 // exactly that instruction, operands in the instruction's order; everything else is plain C++.
-// core/kernels/emulator.h defines the same wrappers (and CUDA's built-ins) for the CPU emulator
-// (core/kernels/emulator.py), which compiles this file with ASE_EMULATE defined.
+// tools/emulator/emulator.h defines the same wrappers (and CUDA's built-ins) for the CPU emulator
+// (tools/emulator, for the tests), which compiles this file with ASE_EMULATE defined.
 #pragma once
 
 struct half_t { unsigned short bits; };  // IEEE binary16, stored as bits

@@ -14,7 +14,7 @@
 //            memory (2n + d floats, dynamic), reductions are blockReduceMax / blockReduceSum, norms are
 //            scaled by the largest entry (no underflow), and Kᵀ(J g) is
 //            summed column by column so each step of j reads one row of K coalesced.
-// Launch (core/gpu.py): grid (trials) × 128 threads, dynamic shared memory 4·(2n + d) bytes.
+// Launch (core/gpu/launch.py): grid (trials) × 128 threads, dynamic shared memory 4·(2n + d) bytes.
 #include "common.cuh"
 
 // ‖x‖₂ = a·√(Σ (x_i/a)²) with a = max |x_i|: no underflow of x_i² for tiny gradients

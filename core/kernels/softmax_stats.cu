@@ -12,7 +12,7 @@
 // version 2 (row_stats_v2): one warp per row; each lane keeps (m, Z, W) over a strided slice of the
 //            row (16-byte loads when `vec`), the 32 states are merged with shuffles (merge rule in
 //            stats_merge); a second pass writes the weights when asked. The launcher uses v2.
-// Launch (core/gpu.py): v1 grid (⌈rows/256⌉, n_scales) × 256 threads;
+// Launch (core/gpu/launch.py): v1 grid (⌈rows/256⌉, n_scales) × 256 threads;
 //                       v2 grid (⌈rows/8⌉, n_scales) × 256 threads (8 warps, one row each).
 // Outputs are laid out [scale][row] (and weights [scale][row][j]).
 #include "common.cuh"

@@ -1,11 +1,13 @@
-"""Run our CUDA kernels on the CPU: the `.cu` sources compiled with g++ against emulator.h.
+"""Run our CUDA kernels on the CPU: the `.cu` sources compiled with g++ against emulator.h (test tooling).
 
-For machines without a GPU (CI, laptops): `with core.gpu.emulated(): ...` makes the launchers in
-core/gpu.py (row_stats, attention_forward, additive_scores, grad_norms) run the very same kernel
-source — the launcher's grid, block, shared-memory size and argument list included — on fibers,
-one thread block at a time. What it checks and how is in emulator.h; in short:
+For machines without a GPU (CI, laptops): `with tools.emulator.emulated(): ...` plugs a CpuEmulator
+into core.gpu as a stand-in device (core.gpu.device.stand_in), so the launchers of core/gpu/launch.py
+(row_stats, attention_forward, additive_scores, grad_norms) run the very same kernel source — the
+launcher's grid, block, shared-memory size and argument list included — on fibers, one thread
+block at a time. `python -m tools.emulator` runs the GPU's checks this way. What it checks and how
+is in emulator.h; in short:
 
-* every kernel's result against its NumPy twin (the same checks the GPU runs, core.kernels.gpu_check);
+* every kernel's result against its NumPy twin (the same checks the GPU runs, core.gpu.checks);
 * barriers and warp-collective operations: a deadlock, a lane missing from a shuffle or an mma,
   lanes at different collectives, an ldmatrix address that is misaligned or outside shared memory;
 * the launch: the argument list against the kernel's signature (count and type of each), block
@@ -29,14 +31,17 @@ import subprocess
 import tempfile
 import threading
 import weakref
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
 import numpy as np
 
-KERNEL_DIR = Path(__file__).parent
-HEADER = KERNEL_DIR / "emulator.h"
+from core.gpu import KernelError, first_use_checks, stand_in
+
+HERE = Path(__file__).parent
+HEADER = HERE / "emulator.h"
 # -fvisibility=hidden and -fno-gnu-unique: each kernel library keeps its own emulator state (the
 # dynamic linker would otherwise merge the libraries' inline globals into one).
 FLAGS: tuple[str, ...] = ("-std=c++20", "-O2", "-fPIC", "-shared", "-ffp-contract=off",
@@ -105,7 +110,7 @@ def build(code: str, names: Sequence[str], timeout: float = 600.0, ucontext: boo
         src = Path(tmp) / "unit.cpp"
         src.write_text(unit)
         lib = Path(tmp) / "unit.so"
-        cmd = [cxx, *flags, f"-I{KERNEL_DIR}", "-o", str(lib), str(src)]
+        cmd = [cxx, *flags, f"-I{HERE}", "-o", str(lib), str(src)]
         result = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, check=False)
         if result.returncode != 0:
             log = (result.stderr or result.stdout)[-4000:]
@@ -285,7 +290,8 @@ class GuardedNumPy:
 
 
 class CpuEmulator:
-    """What core.gpu needs of a device: an array namespace and a way to compile kernel sources."""
+    """What core.gpu needs of a stand-in device: an array namespace, a cache key and a way to compile
+    kernel sources."""
 
     name = "CPU emulator of our CUDA kernels (g++)"
 
@@ -297,5 +303,26 @@ class CpuEmulator:
         self.ucontext = bool(ucontext) or os.uname().machine != "x86_64"
         self.xp = GuardedNumPy()
 
+    @property
+    def key(self) -> tuple[str, int, bool]:
+        """The compile cache's name for this device: one build per schedule and fiber switch."""
+        return ("emulator", self.schedule, self.ucontext)
+
     def compile(self, code: str, names: Sequence[str]) -> dict[str, EmulatedKernel]:
         return EmulatedModule(self, code, names).kernels
+
+
+@contextmanager
+def emulated(schedule: int = 0, ucontext: bool = False, first_use: bool = False) -> Iterator[CpuEmulator]:
+    """Within this block the launchers run our kernel sources on the CPU emulator instead of CuPy,
+    and allocate with its guarded NumPy namespace; the experiments send their NumPy arrays through
+    the kernels. schedule: 0 and 1 round robin forwards / backwards, 2 and 3 one warp at a time,
+    ≥ 4 shuffled (emulator.h). ucontext: the portable fiber switch instead of x86-64 assembly.
+    first_use: run the first-use check on each source as on a GPU (off: the emulator's callers
+    check every kernel themselves). Process-wide; KernelError where the emulator cannot run (no g++)."""
+    try:
+        emu = CpuEmulator(schedule, ucontext)
+    except EmulatorError as exc:
+        raise KernelError(str(exc)) from exc
+    with stand_in(emu), first_use_checks(first_use):
+        yield emu

@@ -1,6 +1,6 @@
-"""CUDA C sources of our kernels (one `.cu` per operation) and two offline builds of them.
+"""Offline builds of our CUDA kernels (core/kernels/*.cu) for CI without a GPU: nvcc and NVRTC.
 
-At run time CuPy compiles the sources with NVRTC (core/gpu.py). For CI without a GPU:
+At run time CuPy compiles the sources with NVRTC (core/gpu/device.py). Without a GPU:
 - `nvcc_compile` builds the same code ahead of time: templates are instantiated by taking the
   address of every kernel the launcher uses (core.gpu.SOURCES), so nothing escapes compilation,
   and `-Xptxas -v` reports registers, spills and shared memory per kernel;

@@ -1,6 +1,6 @@
 // emulator.h — runs the CUDA C of core/kernels/*.cu on the CPU, for tests on machines without a GPU.
 //
-// core/kernels/emulator.py compiles a kernel source with g++ as
+// tools/emulator/__init__.py compiles a kernel source with g++ as
 //     #include "emulator.h"   then the source (common.cuh pasted in)   then a launch registry,
 // with ASE_EMULATE defined, so common.cuh takes its `ptx_*` wrappers from here instead of inline PTX.
 //
