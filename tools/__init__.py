@@ -1,2 +1,4 @@
-"""Tooling around the product that the product never imports: the CPU emulator of our CUDA kernels and
-their offline builds (nvcc, NVRTC), used by the tests and CI."""
+"""Tooling that the product never imports: the CPU emulator of our CUDA kernels, their nvcc and NVRTC builds.
+
+The tests and CI use them to compile and run core/kernels/*.cu where there is no GPU.
+"""
