@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import experiments as ex
-from core import views
+from core import sweeps, views
 from core.errors import InputError
 
 
@@ -144,7 +144,7 @@ def test_overview_at_dk_equals_core_at_that_dk():
     s = views.overview_summary(dks, 8, ["none", "sqrt"], trials=40)
     t = s["trials"]
     var = ex.variance(dks, ["none", "sqrt"], trials=t["variance"])["rows"]
-    grad = ex.gradients(dks, n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
+    grad = sweeps.gradient_sweep(dks, n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
     for row, v, g in zip(views.at_dk(s, 16)["rows"], var[2:4], grad[2:4], strict=True):
         assert row["var_scaled"] == v["var_scaled"]
         assert row["grad_q_norm_median"] == g["grad_q_norm_median"]
