@@ -87,11 +87,12 @@ def point_line(p: dict[str, Any]) -> str:
     }[p["relation"]]
     err = t("factcheck.exact") if p["error"] == 0 else f"± {fmt_num(p['error'], 2)}"
     mark = "✓" if p["agrees"] else "✗"
+    place = where(p)
     return t(
-        "factcheck.point",
+        "factcheck.point" if place else "factcheck.point.nowhere",
         mark=mark,
         quantity=t(f"factcheck.qty.{p['quantity']}"),
-        where=where(p),
+        where=place,
         m=fmt_num(p["measured"]),
         err=err,
         rule=rule,
@@ -121,7 +122,7 @@ def grad_chart(f: dict[str, Any]) -> None:
     colour = alt.Color(
         "series:N",
         title=t("factcheck.grad.series"),
-        legend=alt.Legend(orient="bottom", labelLimit=260),
+        legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
         scale=alt.Scale(domain=[n for n, _ in series], range=[OKABE_ITO[1], "#777777", OKABE_ITO[0]]),
     )
     base = alt.Chart(df).encode(
@@ -134,8 +135,9 @@ def grad_chart(f: dict[str, Any]) -> None:
             alt.Tooltip("median:Q", format=".3g"),
         ],
     )
+    st.markdown(f"**{t('factcheck.grad.chart')}**")  # markdown wraps on a phone; a chart title does not
     chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=40)).properties(
-        height=240, title=alt.TitleParams(t("factcheck.grad.chart"), anchor="start")
+        height=240
     )
     show_chart(chart, df, "factcheck-gradient")
 
@@ -147,28 +149,29 @@ def qk_chart(f: dict[str, Any]) -> None:
         task, init = key.split("/")
         label = f"{t(f'factcheck.qk.task.{task}')} · {t(f'factcheck.qk.init.{init}')}"
         for what in ("rel", "loss"):
-            rows += [
-                {"run": label, "step": i, "what": t(f"factcheck.qk.{what}"), "value": v}
-                for i, v in enumerate(curves[what])
-            ]
+            rows += [{"run": label, "step": i, "what": what, "value": v} for i, v in enumerate(curves[what])]
     df = pd.DataFrame(rows)
-    chart = (
-        alt.Chart(df)
-        .mark_line(strokeWidth=2)
-        .encode(
-            x=alt.X("step:Q", title=t("factcheck.qk.step")),
-            y=alt.Y("value:Q", title=None),
-            color=alt.Color(
-                "run:N", title=None, legend=alt.Legend(orient="bottom", columns=1, labelLimit=300)
-            ),
-            tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
+    runs = sorted(df["run"].unique())
+    st.markdown(f"**{t('factcheck.qk.chart')}**")  # markdown wraps on a phone; a chart title does not
+    for what in ("rel", "loss"):
+        part = df[df["what"] == what]
+        chart = (
+            alt.Chart(part)
+            .mark_line(strokeWidth=2)
+            .encode(
+                x=alt.X("step:Q", title=t("factcheck.qk.step")),
+                y=alt.Y("value:Q", title=t(f"factcheck.qk.{what}")),
+                color=alt.Color(
+                    "run:N",
+                    title=None,
+                    scale=alt.Scale(domain=runs, range=list(OKABE_ITO[:4])),
+                    legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
+                ),
+                tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
+            )
+            .properties(height=170)
         )
-        .properties(height=170)
-        .facet(row=alt.Row("what:N", title=None))
-        .resolve_scale(y="independent")
-        .properties(title=alt.TitleParams(t("factcheck.qk.chart"), anchor="start"))
-    )
-    show_chart(chart, df, "factcheck-qk")
+        show_chart(chart, part, f"factcheck-qk-{what}")
 
 
 CHARTS = {"grad_inverse_dk": grad_chart, "n2_qk_amplified": qk_chart}

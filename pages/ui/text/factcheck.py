@@ -49,6 +49,8 @@ TEXT: dict[str, dict[str, str]] = {
     "factcheck.measured_title": {"en": "Claimed vs measured", "zh": "声称值与测量值"},
     "factcheck.point": {"en": "{mark} {quantity} ({where}): measured {m} {err}; agrees when {rule}",
                         "zh": "{mark} {quantity}（{where}）：测量值 {m} {err}；相符条件 {rule}"},
+    "factcheck.point.nowhere": {"en": "{mark} {quantity}: measured {m} {err}; agrees when {rule}",
+                                "zh": "{mark} {quantity}：测量值 {m} {err}；相符条件 {rule}"},
     "factcheck.rule.eq": {"en": "|m − {c}| ≤ {tol}", "zh": "|m − {c}| ≤ {tol}"},
     "factcheck.rule.below": {"en": "m ≤ {c} − {tol}", "zh": "m ≤ {c} − {tol}"},
     "factcheck.rule.above": {"en": "m ≥ {c} + {tol}", "zh": "m ≥ {c} + {tol}"},
