@@ -3,7 +3,8 @@ attention, and what the scale itself costs.
 
 Timings run on this machine's CPU with NumPy (float32), calls interleaved so that load from elsewhere
 hits each alike (core.experiments.time_calls, core.cost.measure_points); a ratio's error is half the
-log-range of the repeats, combined. They are noisy on a busy machine, hence the wide time slacks.
+log-range of the repeats, combined. That spread is shown but is not a standard error, so timing
+verdicts compare the median ratio with the stated threshold (TIME_TOL, ORDERS, NEGLIGIBLE_SHARE) alone.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from core.factcheck.rules import (
     TIME_TOL,
     Point,
     above,
-    below,
     eq,
     local_slopes,
 )
@@ -139,7 +139,11 @@ def run_scale_cost(seed: int, progress: Progress, p: dict[str, Any]) -> tuple[li
     for part in ("divide", "fold"):
         share = t[part]["seconds"] / fwd["seconds"]
         err = share * 0.5 * math.hypot(_spread(t[part]), _spread(fwd))
-        pts.append(below("time_share", NEGLIGIBLE_SHARE, share, err, part=part, n=n, dk=d))
+        # the spread of timings on a shared CPU is not a standard error: the verdict uses the median
+        # share against the stated threshold alone (as for every timing here); the spread is shown
+        pts.append(
+            Point("time_share", NEGLIGIBLE_SHARE, share, err, 0.0, relation="below", part=part, n=n, dk=d)
+        )
         facts[f"{part}_pct"] = share
     facts["divide_over_gemm"] = t["divide"]["seconds"] / t["gemm"]["seconds"]
     return pts, facts
