@@ -294,7 +294,7 @@ def card(i: int, claim: fc.Claim) -> None:
         if claim.also_zh:
             st.markdown(f"**{t('factcheck.also')}**")
             for zh, en in zip(claim.also_zh, claim.also_en, strict=True):
-                quote(zh, "plain" if claim.quote_format != "markdown" else "markdown", st)
+                quote(zh, "plain" if claim.quote_format == "plain" else "markdown", st)
                 st.caption(en)
         if drill_on and claim.id not in drill and not drill_form(claim):
             return
