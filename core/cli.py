@@ -36,7 +36,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "cost-sweep": ("axis", "series", "n", "d", "d_h", "seconds", "seconds_min", "seconds_max",
                    "measured", "flops", "bytes", "gflops_per_s", "bound_gflops_per_s"),
     "bench": ("n", "d", "ours_seconds", "torch_seconds", "ratio", "max_abs_diff"),
-    "factcheck": ("id", "kind", "verdict", "points_agreeing"),
+    "factcheck": ("note", "id", "kind", "verdict", "points_agreeing"),
     "correlated": ("rho", "dk", "scale", "mean_raw", "theory_mean", "rms_raw", "entropy_mean"),
     "length": ("n", "method", "factor", "entropy_mean", "theory_entropy", "ln_n",
                "target_weight_mean"),
@@ -51,6 +51,10 @@ COLUMNS: dict[str, tuple[str, ...]] = {
 
 # `cost --fit`: the exponent of time ∝ size^b per implementation and axis (core.cost.explore).
 FIT_COLUMNS = ("axis", "series", "exponent", "ci_low", "ci_high", "model_exponent", "points")
+
+# `factcheck`: the per-note summary under the claims (core.factcheck.note_summary).
+NOTE_COLUMNS = ("note", "found", "checked", "measured", "literature", "not_checkable", "holds", "partly",
+                "fails", "pending")
 
 DEFAULT_TRIALS = {"variance": 20000, "saturation": 256, "gradients": 2000, "precision": 64}
 
@@ -114,6 +118,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--d-model", dest="d_model", type=_int, default=None,
                    help="init / qk-grads: model width d_model")
     p.add_argument("--text", default=None, help="real-model: the sentence to analyse")
+    p.add_argument("--note", default=None, help="factcheck: one note, by file name or number (e.g. 004)")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -166,11 +171,7 @@ def _beyond_the_notes(args: argparse.Namespace, dks: list[int], scales: list[str
     if e == "factcheck":
         from core import factcheck
 
-        claims = factcheck.check_all(seed)
-        rows = [{**c, "points_agreeing": f"{sum(p['agrees'] for p in c['points'])}/{len(c['points'])}"}
-                for c in claims]
-        return {"experiment": "factcheck", "backend": "numpy",
-                "params": {"seed": seed, "tolerances": factcheck.tolerances()}, "rows": rows}
+        return factcheck.cli_result(seed, args.note)
     if e in ("correlated", "length", "init"):
         from core import beyond
 
@@ -248,6 +249,9 @@ def format_table(result: dict[str, Any]) -> str:
         level = result["params"].get("level", 0.95)
         lines += ["", f"fitted exponents: time ∝ size^exponent, {100 * level:.0f}% confidence interval"]
         lines += _grid(FIT_COLUMNS, result["fits"])
+    if result.get("params", {}).get("notes"):
+        lines += ["", "per note: statements found, checked (measured + literature), not checkable, verdicts"]
+        lines += _grid(NOTE_COLUMNS, result["params"]["notes"])
     return "\n".join(lines)
 
 

@@ -162,8 +162,9 @@ def overview_summary(dks: Sequence[int], n: int, scales: Sequence[str], trials: 
                      ) -> dict[str, Any]:
     """The four-step story for the current settings, each step a sweep over d_k per scale.
 
-    variance (score variance), saturation (max weight, entropy), gradients (median ‖∂L/∂q‖),
-    per d_k and scale; `at_dk(result, d_k)` gives the numbers at the current d_k ("scaling fixes it").
+    variance (score variance), saturation (max weight, entropy), gradients (median ‖∂L/∂q‖ with its
+    95 % interval, common random numbers across d_k: core.experiments.gradient_sweep), per d_k and scale;
+    `at_dk(result, d_k)` gives the numbers at the current d_k ("scaling fixes it").
     """
     dks, ok = _plan(dks, scales)
     gpu = _is_gpu(backend)
@@ -175,9 +176,9 @@ def overview_summary(dks: Sequence[int], n: int, scales: Sequence[str], trials: 
     sat = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=n_sat, seed=seed, backend=backend,
                                                dtype=dtype, progress=_progress_span(progress, 0.2, 0.7)),
                    dks, ok)
-    grad = _grouped(lambda d, sc: ex.gradients(d, n=n, scales=sc, trials=n_grad, seed=seed, backend=backend,
-                                               dtype=dtype, progress=_progress_span(progress, 0.7, 1.0)),
-                    dks, ok)
+    grad = _grouped(lambda d, sc: ex.gradient_sweep(d, n=n, scales=sc, trials=n_grad, seed=seed,
+                                                        backend=backend, dtype=dtype,
+                                                        progress=_progress_span(progress, 0.7, 1.0)), dks, ok)
     rows = []
     for v, s, g in zip(var, sat, grad, strict=True):
         rows.append({"dk": v["dk"], "scale": v["scale"], "var_scaled": v["var_scaled"],
@@ -185,6 +186,8 @@ def overview_summary(dks: Sequence[int], n: int, scales: Sequence[str], trials: 
                      "max_weight_mean": s["max_weight_mean"], "entropy_mean": s["entropy_mean"],
                      "effective_keys_mean": s["effective_keys_mean"],
                      "grad_q_norm_median": g["grad_q_norm_median"],
+                     "grad_q_norm_median_lo": g["grad_q_norm_median_lo"],
+                     "grad_q_norm_median_hi": g["grad_q_norm_median_hi"],
                      "grad_q_norm_mean": g["grad_q_norm_mean"]})
     return {"rows": rows, "scales": ok, "dks": dks, "ln_n": math.log(n),
             "trials": {"variance": n_var, "saturation": n_sat, "gradients": n_grad}}
@@ -343,11 +346,14 @@ def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_G
 def gradient_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                   backend: str = "numpy", dtype: str = "float32", progress: Progress = None
                   ) -> dict[str, Any]:
-    """‖∂L/∂q‖ (median, mean) and median ‖J‖₂ vs d_k per scale (core.experiments.gradients)."""
+    """‖∂L/∂q‖ (median with its 95 % interval, mean) and median ‖J‖₂ vs d_k per scale: the gradient
+    experiment with common random numbers across d_k (core.experiments.gradient_sweep), so each curve
+    is one smooth path."""
     dks, ok = _plan(dks, scales)
     used = gradient_trials(trials, n, dks, len(ok), _is_gpu(backend))
-    rows = _grouped(lambda d, sc: ex.gradients(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
-                                               dtype=dtype, progress=progress), dks, ok)
+    rows = _grouped(lambda d, sc: ex.gradient_sweep(d, n=n, scales=sc, trials=used, seed=seed,
+                                                        backend=backend, dtype=dtype, progress=progress),
+                    dks, ok)
     return {"rows": rows, "scales": ok, "trials": used}
 
 

@@ -1,7 +1,11 @@
-"""Fact-check: each claim of the notes quoted, re-measured under its own assumptions, and judged.
+"""Fact-check: every statement of the five notes quoted, re-measured under its own assumptions, and judged;
+what cannot be checked is listed with the reason. Doubles as an interview drill with a score.
 
-The verdict comes from core.factcheck: a function of the measured numbers and a stated tolerance.
+A card measures nothing until it is opened and asked (drill: answered or skipped); results are cached
+by (claim, seed). Verdicts come from core.factcheck: functions of the measured numbers and a stated tolerance.
 """
+
+from __future__ import annotations
 
 from typing import Any
 
@@ -12,7 +16,6 @@ import streamlit as st
 from core import factcheck as fc
 from pages.ui.charts import (
     OKABE_ITO,
-    WIDTH,
     dk_axis,
     fmt_num,
     fmt_pct,
@@ -21,144 +24,89 @@ from pages.ui.charts import (
     show_chart,
     what_to_notice,
 )
-from pages.ui.controls import settings
-from pages.ui.i18n import t
+from pages.ui.controls import page_select, page_toggle, settings
+from pages.ui.i18n import current_lang, t
 
 VERDICT_BOX = {"holds": st.success, "partly": st.warning, "fails": st.error}
 VERDICT_ICON = {"holds": ":material/check_circle:", "partly": ":material/rule:", "fails": ":material/cancel:"}
+RESULTS, DRILL = "fc_results", "fc_drill_answers"  # session: {(seed, id): result}, {id: answer record}
 
 s = settings()
-st.title(t("factcheck.title"))
-st.markdown(t("factcheck.intro"))
+results: dict[tuple[int, str], dict[str, Any]] = st.session_state.setdefault(RESULTS, {})
+drill: dict[str, dict[str, Any]] = st.session_state.setdefault(DRILL, {})
 
-tol = fc.tolerances()
-with st.expander(t("factcheck.rules.title"), icon=":material/balance:"):
-    st.latex(
-        r"\text{agrees} \iff |m-c| \;\le\; z\,\sigma_m \;+\; \tfrac12\,10^{-\#\text{digits}(c)}"
-        rf" \;+\; \text{{slack}},\qquad z = {tol['z']:g}"
-    )
-    st.markdown(
-        t(
-            "factcheck.rules",
-            z=f"{tol['z']:g}",
-            slope=f"{tol['slope']:g}",
-            exponent=f"{tol['exponent']:g}",
-            uniform_pct=fmt_pct(tol["uniform"]),
-            time=f"{fc.TIME_TOL:g}",
-            plausible_pct=fmt_pct(tol["plausible"]),
-            partly_pct=fmt_pct(tol["partly"]),
-        )
-    )
 
-results = run_with_progress(fc.check_all, seed=s.seed)
+def fact_text(facts: dict[str, Any]) -> dict[str, str]:
+    """Every fact as display text: *_pct as a percentage, floats to 3 significant digits, lists joined."""
+    out = {}
+    for k, v in facts.items():
+        if isinstance(v, bool):
+            out[k] = t("factcheck.yes") if v else t("factcheck.no")
+        elif isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) for x in v):
+            out[k] = ", ".join(fmt_num(x, 3) for x in v)
+        elif isinstance(v, float):
+            out[k] = fmt_pct(v) if k.endswith("_pct") else fmt_num(v, 3)
+        elif v is None:
+            out[k] = "—"
+        elif not isinstance(v, dict):
+            out[k] = str(v)
+    return out
+
+
+def quote(text: str, fmt: str, box: Any) -> None:
+    if fmt == "code":
+        box.code(text, language=None, wrap_lines=True)
+    elif fmt == "plain":
+        box.text(text)
+    else:
+        box.markdown(text)
 
 
 def where(p: dict[str, Any]) -> str:
     """The condition a point was measured under, in words."""
-    if p["quantity"] == "time_ratio":
-        return t("factcheck.where.n_d", n=p["n"], d=p["dk"])
-    if p["dk"] is None:
-        return t("factcheck.where.n", n=p["n"])
-    if p["scale"] is None:
-        return t("factcheck.where.dk", dk=p["dk"])
-    return t("factcheck.where.dk_scale", dk=p["dk"], scale=scale_label(p["scale"]))
+    bits = []
+    if p["dk"] is not None:
+        bits.append(f"d_k = {p['dk']}")
+    if p["n"] is not None:
+        bits.append(f"n = {p['n']}")
+    if p["scale"] is not None:
+        bits.append(scale_label(p["scale"]))
+    if p["where"]:
+        bits.append(p["where"])
+    return ", ".join(bits)
 
 
-def points_table(r: dict[str, Any]) -> pd.DataFrame:
-    rows = []
+def point_line(p: dict[str, Any]) -> str:
+    """One point as a sentence (wraps on a phone, unlike a wide table)."""
+    c, tol = fmt_num(p["claimed"]), fmt_num(p["tolerance"], 2)
+    rule = {
+        "eq": t("factcheck.rule.eq", c=c, tol=tol),
+        "below": t("factcheck.rule.below", c=c, tol=tol),
+        "above": t("factcheck.rule.above", c=c, tol=tol),
+        "within": t("factcheck.rule.within", c=c, lo=fmt_num(p["lo"]), hi=fmt_num(p["hi"])),
+    }[p["relation"]]
+    err = t("factcheck.exact") if p["error"] == 0 else f"± {fmt_num(p['error'], 2)}"
+    mark = "✓" if p["agrees"] else "✗"
+    place = where(p)
+    return t(
+        "factcheck.point" if place else "factcheck.point.nowhere",
+        mark=mark,
+        quantity=t(f"factcheck.qty.{p['quantity']}"),
+        where=place,
+        m=fmt_num(p["measured"]),
+        err=err,
+        rule=rule,
+    )
+
+
+def show_points(r: dict[str, Any]) -> None:
+    parts: dict[str, list[str]] = {}
     for p in r["points"]:
-        claimed = fmt_num(p["claimed"])
-        if p["relation"] == "below":
-            claimed = t("factcheck.below", c=claimed)
-        elif p["relation"] == "above":
-            claimed = t("factcheck.above", c=claimed)
-        tolerance = (
-            t("factcheck.interval", lo=fmt_num(p["lo"]), hi=fmt_num(p["hi"]))
-            if p["relation"] == "within"
-            else fmt_num(p["tolerance"], 3)
-        )
-        rows.append(
-            {
-                t("factcheck.col.statement"): t(f"factcheck.part.{p['part']}", rho=f"{fc.RHO_TRAINED:g}"),
-                t("factcheck.col.quantity"): t(f"factcheck.qty.{p['quantity']}"),
-                t("factcheck.col.where"): where(p),
-                t("factcheck.col.claimed"): claimed,
-                t("factcheck.col.measured"): fmt_num(p["measured"]),
-                t("factcheck.col.error"): fmt_num(p["error"], 2),
-                t("factcheck.col.tolerance"): tolerance,
-                t("factcheck.col.agrees"): t("factcheck.yes") if p["agrees"] else t("factcheck.no"),
-            }
-        )
-    df = pd.DataFrame(rows)
-    if all(p["part"] == "main" for p in r["points"]):
-        df = df.drop(columns=[t("factcheck.col.statement")])
-    return df
-
-
-def explanation(cid: str, f: dict[str, Any]) -> str:
-    """The claim's explanation, filled with the live measurement."""
-    key = f"factcheck.{cid}.explain"
-    if cid == "sqrt_optimal":
-        return t(key, rho=f"{f['rho']:g}", m=fmt_num(f["trained_max"], 3), dk=f["dk_max"])
-    if cid == "linear_log":
-        return t(
-            key,
-            tol=fmt_pct(f["uniform_tol"]),
-            ln_n=fmt_num(f["ln_n"], 4),
-            n=f["n"],
-            dk=f["dk_max"],
-            h_log=fmt_num(f["entropy_log_max"], 3),
-            h_sqrt=fmt_num(f["entropy_sqrt_max"], 3),
-            sat_log=fmt_pct(f["saturated_log_max"]),
-            sat_sqrt=fmt_pct(f["saturated_sqrt_max"]),
-        )
-    if cid == "entropy_table":
-        trend = t(
-            "factcheck.entropy_table.trend_yes" if f["unscaled_falls"] else "factcheck.entropy_table.trend_no"
-        )
-        return t(key, ln_n=fmt_num(f["ln_n"], 4), trend=trend)
-    if cid == "max_weight_print":
-        return t(
-            key,
-            n=f["n"],
-            draws=f["draws"],
-            outside=f["outside"],
-            total=f["total"],
-            pct=fmt_pct(f["plausible"]),
-        )
-    if cid == "grad_inverse_dk":
-        return t(
-            key,
-            slopes=", ".join(fmt_num(x, 3) for x in f["slopes_unscaled"]),
-            dk=f["dk_max"],
-            median=fmt_num(f["median_unscaled_max"], 2),
-            mean=fmt_num(f["mean_unscaled_max"], 2),
-            scaled=fmt_num(f["median_scaled_max"], 2),
-        )
-    if cid == "additive_cost":
-        return t(
-            key,
-            diff=fmt_num(f["max_abs_diff"], 2),
-            exp=fmt_num(f["exponent"], 3),
-            n=f["n"],
-            naive=fmt_num(f["naive_exponent"], 3),
-            ratio=fmt_num(f["ratio"], 3),
-            tn=f["time_n"],
-            td=f["time_d"],
-        )
-    if cid == "range_3":
-        return t(
-            key,
-            claimed=fmt_pct(f["claimed_fraction"]),
-            dk_min=f["dk_min"],
-            f_min=fmt_pct(f["fraction_min_dk"]),
-            n=f["n"],
-            rows=fmt_pct(f["rows_inside_max"]),
-            dk=f["dk_max"],
-            long_n=f["long_n"],
-            long=fmt_pct(f["rows_inside_long_n"]),
-        )
-    return t(key)
+        parts.setdefault(p["part"], []).append(point_line(p))
+    for part, lines in parts.items():
+        if len(parts) > 1:
+            st.markdown(f"*{t(f'factcheck.part.{part}', rho=f'{fc.RHO_TRAINED:g}')}*")
+        st.markdown("\n".join(f"- {x}" for x in lines))
 
 
 def grad_chart(f: dict[str, Any]) -> None:
@@ -174,82 +122,264 @@ def grad_chart(f: dict[str, Any]) -> None:
     colour = alt.Color(
         "series:N",
         title=t("factcheck.grad.series"),
+        legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
         scale=alt.Scale(domain=[n for n, _ in series], range=[OKABE_ITO[1], "#777777", OKABE_ITO[0]]),
-        legend=alt.Legend(orient="bottom", labelLimit=260),
     )
     base = alt.Chart(df).encode(
         x=dk_axis(),
-        y=alt.Y("median:Q", title=t("factcheck.grad.y"), scale=alt.Scale(type="log")),
         color=colour,
+        y=alt.Y("median:Q", title=t("factcheck.grad.y"), scale=alt.Scale(type="log")),
         tooltip=[
             alt.Tooltip("series:N", title=t("factcheck.grad.series")),
             alt.Tooltip("dk:Q", title="d_k"),
             alt.Tooltip("median:Q", format=".3g"),
         ],
     )
+    st.markdown(f"**{t('factcheck.grad.chart')}**")  # markdown wraps on a phone; a chart title does not
     chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=40)).properties(
-        width=WIDTH, height=260, title=alt.TitleParams(t("factcheck.grad.chart"), anchor="start")
+        height=240
     )
     show_chart(chart, df, "factcheck-gradient")
 
 
-if results is not None:
-    by_id = {r["id"]: r for r in results}
-    for i, claim in enumerate(fc.CLAIMS, start=1):
-        r = by_id[claim.id]
-        with st.expander(f"**{i}.** {t(f'factcheck.{claim.id}.question')}", expanded=False):
-            st.caption(t("factcheck.seed", seed=claim.seed))
-            # code quotes (printed output) need the full width; prose sits side by side
-            places = [st, st] if claim.quote_format == "code" else st.columns(2, gap="medium")
-            for col, title, quote in (
-                (places[0], t("factcheck.original"), claim.quote_zh),
-                (places[1], t("factcheck.english"), claim.quote_en),
-            ):
-                col.markdown(f"**{title}**")
-                box = col.container(border=True)
-                if claim.quote_format == "code":
-                    box.code(quote, language=None)
-                else:
-                    box.markdown(quote)
-            verdict = t(f"factcheck.verdict.{r['verdict']}")
-            if r["kind"] == "measured":
-                st.markdown(f"**{t('factcheck.measured_title')}**")
-                st.dataframe(points_table(r), hide_index=True, width="stretch")
-                if claim.id == "grad_inverse_dk":
-                    grad_chart(r["facts"])
-                VERDICT_BOX[r["verdict"]](
-                    t("factcheck.verdict.measured", verdict=verdict), icon=VERDICT_ICON[r["verdict"]]
-                )
-            else:
-                st.info(t("factcheck.verdict.literature", verdict=verdict), icon=":material/menu_book:")
-            st.markdown(explanation(claim.id, r["facts"]))
-            st.markdown(f"**{t('factcheck.sources')}**")
-            st.markdown(
-                "\n".join(
-                    f"- {src.cite} — {src.where} ([arXiv:{src.arxiv}]({src.url}))"
-                    if src.arxiv
-                    else f"- {src.cite} — {src.where}"
-                    for src in claim.sources
-                )
+def qk_chart(f: dict[str, Any]) -> None:
+    """‖W_Q − W_K‖ (relative) and the loss over training steps, W_K = W_Q at step 0 vs independent."""
+    rows = []
+    for key, curves in f["curves"].items():
+        task, init = key.split("/")
+        label = f"{t(f'factcheck.qk.task.{task}')} · {t(f'factcheck.qk.init.{init}')}"
+        for what in ("rel", "loss"):
+            rows += [{"run": label, "step": i, "what": what, "value": v} for i, v in enumerate(curves[what])]
+    df = pd.DataFrame(rows)
+    runs = sorted(df["run"].unique())
+    st.markdown(f"**{t('factcheck.qk.chart')}**")  # markdown wraps on a phone; a chart title does not
+    for what in ("rel", "loss"):
+        part = df[df["what"] == what]
+        chart = (
+            alt.Chart(part)
+            .mark_line(strokeWidth=2)
+            .encode(
+                x=alt.X("step:Q", title=t("factcheck.qk.step")),
+                y=alt.Y("value:Q", title=t(f"factcheck.qk.{what}")),
+                color=alt.Color(
+                    "run:N",
+                    title=None,
+                    scale=alt.Scale(domain=runs, range=list(OKABE_ITO[:4])),
+                    legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
+                ),
+                tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
             )
-            if r["kind"] == "measured":
-                params = ", ".join(f"{k} = {v}" for k, v in r["params"].items())
-                st.caption(t("factcheck.experiment", call=r["experiment"], params=params, seed=s.seed))
-
-    with st.expander(t("factcheck.scorecard"), icon=":material/scoreboard:"):
-        st.dataframe(
-            pd.DataFrame(
-                [
-                    {
-                        t("factcheck.scorecard.claim"): t(f"factcheck.{r['id']}.question"),
-                        t("factcheck.scorecard.verdict"): t(f"factcheck.verdict.{r['verdict']}"),
-                        t("factcheck.scorecard.kind"): t(f"factcheck.kind.{r['kind']}"),
-                    }
-                    for r in results
-                ]
-            ),
-            hide_index=True,
-            width="stretch",
+            .properties(height=170)
         )
+        show_chart(chart, part, f"factcheck-qk-{what}")
+
+
+CHARTS = {"grad_inverse_dk": grad_chart, "n2_qk_amplified": qk_chart}
+
+
+def measure(claim: fc.Claim) -> dict[str, Any] | None:
+    r = run_with_progress(fc.check, claim_id=claim.id, seed=s.seed)
+    if r is not None:
+        results[(s.seed, claim.id)] = r
+    return r
+
+
+def drill_form(claim: fc.Claim) -> bool:
+    """The reader answers first: a verdict, and a number where the card has one; or skips.
+    True once answered or skipped (the form is then cleared and the measurement shown in this run)."""
+    slot = st.empty()
+    with slot.form(f"fc_form_{claim.id}", border=True):
+        st.markdown(f"**{t('factcheck.drill.your_answer')}**")
+        labels = {
+            v: t(f"factcheck.verdict.{v}") for v in fc.VERDICTS
+        }  # formatted now, in this run's language
+        choice = st.radio(
+            t("factcheck.drill.verdict"),
+            fc.VERDICTS,
+            index=None,
+            key=f"fc_ans_v_{claim.id}",
+            format_func=labels.__getitem__,
+            horizontal=True,
+        )
+        number = None
+        if claim.answer:
+            prompt = claim.answer_zh if current_lang() == "zh" else claim.answer_en
+            number = st.number_input(prompt, value=None, format="%g", key=f"fc_ans_n_{claim.id}")
+        left, right = st.columns(2)
+        answered = left.form_submit_button(t("factcheck.drill.submit"), type="primary")
+        skipped = right.form_submit_button(t("factcheck.drill.skip"))
+    if answered and choice is None:
+        st.warning(t("factcheck.drill.pick"))
+        return False
+    if not (answered or skipped):
+        return False
+    drill[claim.id] = {"verdict": choice if answered else None, "number": number if answered else None}
+    slot.empty()
+    return True
+
+
+def drill_feedback(claim: fc.Claim, r: dict[str, Any]) -> None:
+    """Score the reader's answer once, against this measurement, and say how it went."""
+    rec = drill.get(claim.id)
+    if not rec or rec.get("verdict") is None:
+        return
+    if "verdict_ok" not in rec:
+        rec["verdict_ok"] = rec["verdict"] == r["verdict"]
+        if claim.answer and rec.get("number") is not None:
+            rec.update({f"number_{k}": v for k, v in fc.grade(claim.id, r["facts"], rec["number"]).items()})
+    ok = rec["verdict_ok"]
+    text = t(
+        "factcheck.drill.verdict_fb", yours=t(f"factcheck.verdict.{rec['verdict']}"), mark="✓" if ok else "✗"
+    )
+    if "number_correct" in rec:
+        tol = claim.answer_tol
+        tol_text = (
+            t("factcheck.drill.tol_rel", pct=f"{100 * tol:g}")
+            if tol <= 1
+            else t("factcheck.drill.tol_factor", f=f"{tol:g}")
+        )
+        text += " " + t(
+            "factcheck.drill.number_fb",
+            yours=fmt_num(rec["number"]),
+            truth=fmt_num(rec["number_truth"], 3),
+            mark="✓" if rec["number_correct"] else "✗",
+            tol=tol_text,
+        )
+    (st.success if ok and rec.get("number_correct", True) else st.info)(text, icon=":material/school:")
+
+
+def show_result(claim: fc.Claim, r: dict[str, Any]) -> None:
+    verdict = t(f"factcheck.verdict.{r['verdict']}")
+    if r["kind"] == "measured":
+        st.markdown(f"**{t('factcheck.measured_title')}**")
+        show_points(r)
+        if claim.id in CHARTS:
+            CHARTS[claim.id](r["facts"])
+        VERDICT_BOX[r["verdict"]](
+            t("factcheck.verdict.measured", verdict=verdict), icon=VERDICT_ICON[r["verdict"]]
+        )
+    else:
+        st.info(t("factcheck.verdict.literature", verdict=verdict), icon=":material/menu_book:")
+    drill_feedback(claim, r)
+    st.markdown(t(f"factcheck.{claim.id}.explain", **fact_text(r["facts"])))
+    st.markdown(f"**{t('factcheck.sources')}**")
+    st.markdown(
+        "\n".join(
+            f"- {src.cite} — {src.where} ([arXiv:{src.arxiv}]({src.url}))"
+            if src.arxiv
+            else f"- {src.cite}" + (f" — {src.where}" if src.where else "")
+            for src in claim.sources
+        )
+    )
+    if r["kind"] == "measured":
+        params = ", ".join(f"{k} = {v}" for k, v in r["params"].items())
+        st.caption(t("factcheck.experiment", call=r["experiment"], params=params, seed=s.seed))
+
+
+def card(i: int, claim: fc.Claim) -> None:
+    box = st.expander(
+        f"**{i}.** {t(f'factcheck.{claim.id}.question')}", key=f"fc_card_{claim.id}", on_change="rerun"
+    )
+    if not box.open:
+        return
+    with box:
+        st.caption(t("factcheck.seed", seed=claim.seed))
+        cols = [st, st] if claim.quote_format == "code" else st.columns(2, gap="medium")
+        for col, title, text in (
+            (cols[0], t("factcheck.original"), claim.quote_zh),
+            (cols[1], t("factcheck.english"), claim.quote_en),
+        ):
+            col.markdown(f"**{title}**")
+            quote(text, claim.quote_format, col.container(border=True))
+        if claim.also_zh:
+            st.markdown(f"**{t('factcheck.also')}**")
+            for zh, en in zip(claim.also_zh, claim.also_en, strict=True):
+                quote(zh, "plain" if claim.quote_format == "plain" else "markdown", st)
+                st.caption(en)
+        if drill_on and claim.id not in drill and not drill_form(claim):
+            return
+        r = measure(claim) if claim.kind == "measured" else fc.check(claim.id, s.seed)
+        if r is not None:
+            show_result(claim, r)
+
+
+def summary_line(row: dict[str, Any]) -> str:
+    return t(
+        "factcheck.summary.line",
+        note=row["note"][:3],
+        found=row["found"],
+        checked=row["checked"],
+        measured=row["measured"],
+        literature=row["literature"],
+        unchecked=row["not_checkable"],
+        holds=row["holds"],
+        partly=row["partly"],
+        fails=row["fails"],
+        pending=row["pending"],
+    )
+
+
+st.title(t("factcheck.title"))
+st.markdown(t("factcheck.intro"))
+tol = fc.tolerances()
+with st.expander(t("factcheck.rules.title"), icon=":material/balance:"):
+    st.markdown(
+        t(
+            "factcheck.rules",
+            **{k: f"{v:g}" for k, v in tol.items()},
+            uniform_pct=fmt_pct(tol["uniform"]),
+            plausible_pct=fmt_pct(tol["plausible"]),
+            partly_pct=fmt_pct(tol["partly"]),
+        )
+    )
+
+note = page_select(
+    "fc_note",
+    "factcheck.note",
+    [n.seed[:3] for n in fc.NOTES],
+    "000",
+    format_func=lambda k: t(f"factcheck.note.{k}"),
+)
+drill_on = page_toggle("fc_drill", "factcheck.drill.mode", default=True)
+
+score_box = st.container()
+st.subheader(t("factcheck.summary.title"))
+st.caption(t("factcheck.summary.caption", seed=s.seed))
+summary_box = st.container()
+if st.button(
+    t("factcheck.summary.measure_all", note=note), icon=":material/play_arrow:", key="fc_measure_all"
+):
+    for c in fc.claims_of(note):
+        if c.kind == "measured":
+            measure(c)
+
+meta = fc.get_note(note)
+st.subheader(t(f"factcheck.note.{note}"))
+st.caption(t("factcheck.note.title", zh=meta.title_zh, en=meta.title_en, seed=meta.seed))
+for i, claim in enumerate(fc.claims_of(note), start=1):
+    card(i, claim)
+
+st.subheader(t("factcheck.unchecked.title"))
+for u in fc.unchecked_of(note):
+    with st.container(border=True):
+        quote(u.quote_zh, "plain", st)
+        st.caption(u.quote_en)
+        st.markdown(t("factcheck.unchecked.why", why=u.why_zh if current_lang() == "zh" else u.why_en))
 
 what_to_notice("factcheck.notice")
+
+# Filled last, so they count what this run measured and answered too.
+scored = [rec for rec in drill.values() if "verdict_ok" in rec]
+with score_box:
+    left, right = st.columns([3, 1], vertical_alignment="center")
+    left.markdown(
+        t(
+            "factcheck.drill.score",
+            right=sum(r["verdict_ok"] + r.get("number_correct", False) for r in scored),
+            asked=sum(1 + ("number_correct" in r) for r in scored),
+            cards=len(scored),
+        )
+    )
+    right.button(t("factcheck.drill.reset"), disabled=not drill, on_click=drill.clear)
+seen = [r for (seed, _), r in results.items() if seed == s.seed]
+summary_box.markdown("\n".join(f"- {summary_line(row)}" for row in fc.note_summary(seen)))

@@ -1,56 +1,141 @@
-"""AppTest: the fact-check page in both languages; cards start collapsed; verdicts come from core."""
+"""AppTest: the fact-check page and its drill in both languages — nothing is measured until asked, answers
+are scored against the measurement, the URL picks the note, and the per-note counts equal the CLI's."""
 
 import pytest
 from conftest import run_page
+from factcheck_live import live_results
 from streamlit.testing.v1 import AppTest
 
 from core import factcheck as fc
+from pages.ui.charts import fmt_num
 from pages.ui.i18n import text_for
 
 
 def _page(lang: str, **params: str) -> AppTest:
     """Open the page through app.py as a shared link would."""
-    at = run_page("fact-check", {"lang": lang, **params}, timeout=180)
+    at = run_page("fact-check", {"lang": lang, **params}, timeout=300)
     assert not at.exception, [e.value for e in at.exception]
     return at
 
 
+def _rerun(at: AppTest) -> AppTest:
+    """Run again after a click. app.py's end_run() clears the settings after every run, and AppTest starts
+    the next run with the session state it saw last, so the page would first take the cold-start path
+    (settings() reruns through app.py) and lose the click. Hand the page the settings it just used."""
+    at.session_state["_ase_settings"] = at.session_state["_ase_last_settings"]
+    at.run()
+    assert not at.exception, [e.value for e in at.exception]
+    return at
+
+
+def _open(at: AppTest, claim_id: str) -> AppTest:
+    at.session_state[f"fc_card_{claim_id}"] = True
+    return _rerun(at)
+
+
+def _summary_lines(at: AppTest) -> list[str]:
+    (block,) = [m.value for m in at.markdown if m.value.startswith("- **000**")]
+    return block.splitlines()
+
+
+def _expected_line(row: dict, lang: str) -> str:
+    return "- " + text_for("factcheck.summary.line", lang).format(
+        note=row["note"][:3],
+        found=row["found"],
+        checked=row["checked"],
+        measured=row["measured"],
+        literature=row["literature"],
+        unchecked=row["not_checkable"],
+        holds=row["holds"],
+        partly=row["partly"],
+        fails=row["fails"],
+        pending=row["pending"],
+    )
+
+
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_factcheck_renders_every_claim_collapsed_with_its_question(lang):
+def test_every_card_is_listed_collapsed_and_nothing_is_measured_on_load(lang):
     at = _page(lang)
     assert at.title[0].value == text_for("factcheck.title", lang)
     labels = [e.label for e in at.expander]
-    for i, c in enumerate(fc.CLAIMS, start=1):
-        question = text_for(f"factcheck.{c.id}.question", lang)
-        assert any(label.startswith(f"**{i}.**") and question in label for label in labels)
-    # every card (and the rules and scorecard) starts collapsed: the drill hides the answer
-    assert all(not e.proto.expanded for e in at.expander)
+    for i, c in enumerate(fc.claims_of("000"), start=1):
+        assert f"**{i}.** {text_for(f'factcheck.{c.id}.question', lang)}" in labels
+    assert not at.session_state["fc_results"]  # no card opened: no measurement ran
+    assert not (at.success or at.error)
+    assert _summary_lines(at) == [_expected_line(r, lang) for r in fc.note_summary()]
+    why = text_for("factcheck.unchecked.why", lang).split("{")[0]
+    assert sum(m.value.startswith(why) for m in at.markdown) == len(fc.unchecked_of("000"))
+
+
+def test_the_note_comes_from_the_url_and_a_bad_one_falls_back_with_a_notice():
+    at = _page("en", fc_note="004")
+    assert at.radio(key="fc_note").value == "004"
+    assert text_for("factcheck.n4_sigma.question", "en") in " ".join(e.label for e in at.expander)
+    at = _page("en", fc_note="9")
+    assert at.radio(key="fc_note").value == "000"
+    assert any("fc_note" in w.value for w in at.warning)
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_factcheck_verdict_boxes_match_core(lang):
-    at = _page(lang)
-    results = fc.check_all(seed=0)
-    shown = [b.value for b in (*at.success, *at.warning, *at.error)]
-    for r in results:
-        if r["kind"] != "measured":
-            continue
-        verdict = text_for(f"factcheck.verdict.{r['verdict']}", lang)
-        expected = text_for("factcheck.verdict.measured", lang).format(verdict=verdict)
-        assert expected in shown
-    lit = [b.value for b in at.info]
-    assert sum(text_for("factcheck.verdict.literature", lang).split("{")[0] in x for x in lit) == 2
+def test_drill_scores_the_answer_against_the_measurement(lang):
+    at = _open(_page(lang, fc_note="003"), "n3_print_3")
+    assert not at.session_state["fc_results"]  # opened, not yet answered: still nothing measured
+    claim = fc.get_claim("n3_print_3")
+    assert claim.quote_zh in [c.value for c in at.code]
+    at.radio(key="fc_ans_v_n3_print_3").set_value("fails")
+    truth = live_results(0)["n3_print_3"]["facts"]["top"]
+    at.number_input(key="fc_ans_n_n3_print_3").set_value(truth)
+    at.button[[b.label for b in at.button].index(text_for("factcheck.drill.submit", lang))].click()
+    _rerun(at)
+    r = at.session_state["fc_results"][(0, "n3_print_3")]
+    assert r["verdict"] == "fails"
+    verdict = text_for("factcheck.verdict.fails", lang)
+    assert text_for("factcheck.verdict.measured", lang).format(verdict=verdict) in [e.value for e in at.error]
+    assert text_for("factcheck.drill.verdict_fb", lang).format(yours=verdict, mark="✓") in at.success[0].value
+    assert fmt_num(truth, 3) in at.success[0].value
+    score = text_for("factcheck.drill.score", lang).format(right=2, asked=2, cards=1)
+    assert score in [m.value for m in at.markdown]
 
 
-def test_factcheck_quotes_the_notes_verbatim_in_chinese_in_both_languages():
+def test_drill_skip_reveals_without_scoring_and_a_wrong_verdict_scores_zero():
+    at = _open(_page("en", fc_note="003"), "n3_exps")
+    at.button[[b.label for b in at.button].index(text_for("factcheck.drill.skip", "en"))].click()
+    _rerun(at)
+    assert at.session_state["fc_results"][(0, "n3_exps")]["verdict"] == "holds"
+    assert text_for("factcheck.drill.score", "en").format(right=0, asked=0, cards=0) in [
+        m.value for m in at.markdown
+    ]
+    _open(at, "n3_print_24")
+    at.radio(key="fc_ans_v_n3_print_24").set_value("fails")
+    at.button[[b.label for b in at.button].index(text_for("factcheck.drill.submit", "en"))].click()
+    _rerun(at)
+    assert text_for("factcheck.drill.score", "en").format(right=0, asked=1, cards=1) in [
+        m.value for m in at.markdown
+    ]
+    assert any("✗" in i.value for i in at.info)
+
+
+def test_with_the_drill_off_an_opened_card_measures_at_once():
+    at = _open(_page("zh", fc_note="002", fc_drill="0"), "n2_grad_wq")
+    assert at.toggle(key="fc_drill").value is False
+    assert at.session_state["fc_results"][(0, "n2_grad_wq")]["verdict"] == "fails"
+    assert fc.get_claim("n2_grad_wq").quote_zh in " ".join(m.value for m in at.markdown)
+
+
+def _live_check(claim_id: str, seed: int = 0, progress=None) -> dict:
+    """fc.check, answered from the measurements the unit tests already made (seed 0)."""
+    return live_results(seed)[claim_id]
+
+
+def test_per_note_counts_on_the_page_equal_the_cli(monkeypatch):
+    live = live_results(0)
+    monkeypatch.setattr(fc, "check", _live_check)
     at = _page("en")
-    md = " ".join(m.value for m in at.markdown)
-    code = " ".join(c.value for c in at.code)
-    for c in fc.CLAIMS:
-        assert c.quote_zh in (code if c.quote_format == "code" else md)
-
-
-def test_factcheck_seed_changes_the_measurement():
-    at = _page("en", seed="7")
-    captions = " ".join(c.value for c in at.caption)
-    assert "seed 7" in captions
+    for note in fc.NOTES:
+        at.radio(key="fc_note").set_value(note.seed[:3])
+        _rerun(at)
+        at.button(key="fc_measure_all").click()
+        _rerun(at)
+    expected = fc.note_summary(list(live.values()))  # what `python -m core factcheck --json` reports per note
+    assert all(row["pending"] == 0 for row in expected)
+    assert _summary_lines(at) == [_expected_line(r, "en") for r in expected]

@@ -34,7 +34,8 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
     """(label, value) of one metric the page shows, recomputed from core for settings `s`.
 
     Core is called over the page's own d_k sweep: a row's random stream depends on the chunk
-    size, which core derives from the largest d_k of the call (see the final report).
+    size, which core derives from the largest d_k of the call, and the gradient sweep shares its
+    draws across the d_k values (core.experiments.gradient_sweep).
     """
     ok = [x for x in s.scales if views._defined(x, s.dk)]
     if not ok:
@@ -44,7 +45,7 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
     common = {"seed": s.seed, "backend": s.backend, "dtype": s.dtype}
     if page == "overview":
         trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
-        row = at_dk(ex.gradients(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
+        row = at_dk(ex.gradient_sweep(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
         return text_for("overview.metric.grad", lang), fmt_num(row["grad_q_norm_median"])
     if page == "variance":
         samples = views.variance_samples(s.trials, s.n, dks)
@@ -56,7 +57,7 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
         return text_for("saturation.metric.entropy", lang), fmt_num(row["entropy_mean"])
     if page == "gradients":
         trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
-        row = at_dk(ex.gradients(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
+        row = at_dk(ex.gradient_sweep(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
         label = text_for("gradients.metric.median", lang).format(scale=scale_text(name, lang))
         return label, fmt_num(row["grad_q_norm_median"])
     if page == "precision":

@@ -45,7 +45,7 @@ def test_json_shape(experiment):
 
 
 MORE = {
-    "factcheck": ([], {"id", "kind", "verdict", "points"}),
+    "factcheck": (["--note", "003"], {"note", "id", "kind", "verdict", "points"}),
     "correlated": (["--dk", "16", "64", "--rho", "0.5", "--trials", "40"],
                    {"rho", "dk", "scale", "mean_raw", "theory_mean", "entropy_mean"}),
     "length": (["--n", "16", "64", "--trials", "20"], {"n", "method", "entropy_mean", "ln_n"}),

@@ -144,7 +144,7 @@ def test_overview_at_dk_equals_core_at_that_dk():
     s = views.overview_summary(dks, 8, ["none", "sqrt"], trials=40)
     t = s["trials"]
     var = ex.variance(dks, ["none", "sqrt"], trials=t["variance"])["rows"]
-    grad = ex.gradients(dks, n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
+    grad = ex.gradient_sweep(dks, n=8, scales=["none", "sqrt"], trials=t["gradients"])["rows"]
     for row, v, g in zip(views.at_dk(s, 16)["rows"], var[2:4], grad[2:4], strict=True):
         assert row["var_scaled"] == v["var_scaled"]
         assert row["grad_q_norm_median"] == g["grad_q_norm_median"]

@@ -1,6 +1,7 @@
 """The experiments behind every figure, one module per family; this face re-exports their public names.
 
-Families: score_variance, softmax_saturation, query_gradients, low_precision, attention_cost (the
+Families: score_variance, softmax_saturation, query_gradients, gradient_sweep (the same draws
+across d_k), low_precision, attention_cost (the
 cost model, inputs, one forward per implementation and its timing), attention_bench (ours vs torch).
 
 Each returns a `Result` {"experiment", "backend", "params", "rows"} with one row per combination
@@ -25,6 +26,7 @@ from core.experiments.attention_cost import (
     run_impl,
     torch_impl,
 )
+from core.experiments.gradient_sweep import gradient_sweep, median_interval
 from core.experiments.low_precision import MASK_VALUE, PRECISION_DTYPES, precision
 from core.experiments.query_gradients import GradDraws, grad_draws, grad_query, gradients
 from core.experiments.score_variance import variance
@@ -36,6 +38,6 @@ __all__ = [
     "ADDITIVE_COST_TANH", "IMPLS", "MASK_VALUE", "MAX_WEIGHT_QUANTILES", "PRECISION_DTYPES",
     "SATURATION_THRESHOLD", "GradDraws", "Progress", "Result", "bench", "check_dks", "check_impl",
     "check_n", "check_scales", "check_trials", "cost", "cost_inputs", "cost_model", "grad_draws",
-    "grad_query", "gradients", "measure_point", "measure_points", "positive_int", "precision",
-    "run_impl", "saturation", "torch_impl", "variance",
+    "grad_query", "gradient_sweep", "gradients", "measure_point", "measure_points", "median_interval",
+    "positive_int", "precision", "run_impl", "saturation", "torch_impl", "variance",
 ]

@@ -16,8 +16,10 @@ TEXT: dict[str, dict[str, str]] = {
     "gradients.metric.mean": {"en": "mean ‖∂L/∂q‖, {scale}", "zh": "‖∂L/∂q‖ 均值，{scale}"},
     "gradients.metric.jnorm": {"en": "median ‖J‖₂, {scale}", "zh": "‖J‖₂ 中位数，{scale}"},
     "gradients.metrics_caption": {
-        "en": "At d_k = {dk}, n = {n}, over {trials} trials (one query, n keys, upstream g ~ N(0, I)).",
-        "zh": "d_k = {dk}、n = {n} 时，基于 {trials} 次试验（一个查询、n 个键、上游梯度 g ~ N(0, I)）。",
+        "en": "At d_k = {dk}, n = {n}, over {trials} trials (one query, n keys, upstream g ~ N(0, I)); the curves "
+              "use the same draws at every d_k, so their shape is not sampling noise.",
+        "zh": "d_k = {dk}、n = {n} 时，基于 {trials} 次试验（一个查询、n 个键、上游梯度 g ~ N(0, I)）；"
+              "曲线在每个 d_k 使用同一组抽样，其形状不是抽样噪声。",
     },
     "gradients.jac.title": {"en": "Softmax Jacobian J of query 0 ({scale})", "zh": "查询 0 的 softmax 雅可比矩阵 J（{scale}）"},
     "gradients.jac.row": {"en": "output weight p_i", "zh": "输出权重 p_i"},
@@ -65,10 +67,10 @@ TEXT: dict[str, dict[str, str]] = {
     "gradients.check.analytic": {"en": "analytic", "zh": "解析"},
     "gradients.check.autograd": {"en": "torch autograd", "zh": "torch 自动求导"},
     "gradients.notice": {
-        "en": "Unscaled, the median gradient falls by orders of magnitude as d_k grows while the mean barely moves; "
+        "en": "Unscaled, once the softmax saturates (past a peak at small d_k) the median gradient falls by orders of magnitude while the mean barely moves; "
               "with 1/√d_k both stay flat. ‖J‖₂ tells the same story without g: it is bounded by 2(1 − max p), "
               "so a saturated row has a tiny Jacobian.",
-        "zh": "不缩放时，随着 d_k 增大，梯度中位数下降好几个数量级，而均值几乎不动；除以 √d_k 后两者都保持平稳。"
+        "zh": "不缩放时，softmax 一旦饱和（越过小 d_k 处的峰值），梯度中位数就下降好几个数量级，而均值几乎不动；除以 √d_k 后两者都保持平稳。"
               "‖J‖₂ 不依赖 g 也说明了同样的事：它不超过 2(1 − max p)，所以饱和行的雅可比矩阵非常小。",
     },
 }

@@ -34,9 +34,11 @@ TEXT: dict[str, dict[str, str]] = {
                                  "zh": "各行 max_j p_ij 的平均值（1 表示 one-hot）。"},
     "overview.notice": {
         "en": "Without scaling (none), Var(s) rises in step with d_k, the max weight climbs toward 1 "
-              "and the median gradient collapses by orders of magnitude. With 1/√d_k every curve is "
+              "and the median gradient — after a rise at small d_k, where ‖k‖ grows like √d_k before the "
+              "softmax saturates — collapses by orders of magnitude. With 1/√d_k every curve is "
               "flat: the variance stays near 1 whatever d_k is.",
-        "zh": "不缩放（none）时，Var(s) 与 d_k 同步增长，最大权重逼近 1，梯度中位数下降好几个数量级。"
+        "zh": "不缩放（none）时，Var(s) 与 d_k 同步增长，最大权重逼近 1，梯度中位数在小 d_k 处先上升"
+              "（softmax 饱和之前 ‖k‖ 随 √d_k 增大），随后下降好几个数量级。"
               "除以 √d_k 后每条曲线都是平的：无论 d_k 多大，方差都保持在 1 附近。",
     },
     "overview.caveat": {
@@ -47,7 +49,9 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "overview.pages": {"en": "Explore each step", "zh": "逐步探索"},
     "overview.trials": {
-        "en": "Samples per d_k: {var} (variance), {sat} trials of n × n (saturation), {grad} (gradients).",
-        "zh": "每个 d_k 的样本数：方差 {var}，饱和 {sat} 次 n × n 试验，梯度 {grad}。",
+        "en": "Samples per d_k: {var} (variance), {sat} trials of n × n (saturation), {grad} (gradients: the "
+              "same draws at every d_k, so the curve's shape is not sampling noise).",
+        "zh": "每个 d_k 的样本数：方差 {var}，饱和 {sat} 次 n × n 试验，梯度 {grad}（每个 d_k 使用同一组抽样，"
+              "曲线的形状不是抽样噪声）。",
     },
 }
