@@ -227,3 +227,12 @@ def test_share_without_a_known_address_says_why_there_is_no_code():
     assert not at.exception
     assert text_for("lesson.share.no_url", "en") in [w.value for w in at.warning]
     assert not at.get("image")
+
+
+def test_every_step_has_its_texts_in_both_languages():
+    from pages.ui.i18n import TABLE
+
+    parts = ("name", "claim", "question", "takeaway")
+    keys = [f"lesson.{s.name}.{p}" for s in lesson.STEPS for p in parts]
+    missing = [k for k in keys if k not in TABLE]
+    assert not missing, missing
