@@ -29,6 +29,7 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/saturation.py", "saturation", "saturation", ":material/grid_on:", "story"),
     ("pages/gradients.py", "gradients", "gradients", ":material/trending_down:", "story"),
     ("pages/precision.py", "precision", "precision", ":material/decimal_increase:", "story"),
+    ("pages/lesson.py", "lesson", "lesson", ":material/co_present:", "story"),
     # Placeholders, registered only once their file exists:
     ("pages/cost.py", "cost", "cost", ":material/speed:", "beyond"),
     ("pages/fact-check.py", "fact-check", "factcheck", ":material/fact_check:", "beyond"),

@@ -132,6 +132,18 @@ def parse_scales(raw: str | None, default: Sequence[str], default_a: float
     return out, a, problem
 
 
+def parse_flag(raw: str | None, default: bool = False) -> tuple[bool, str | None]:
+    """'1', 'true', 'yes', 'on' → True; '0', 'false', 'no', 'off' → False (any case); else the default."""
+    if raw is None:
+        return default, None
+    v = raw.strip().lower()
+    if v in ("1", "true", "yes", "on"):
+        return True, None
+    if v in ("0", "false", "no", "off"):
+        return False, None
+    return default, "malformed"
+
+
 def _to_text(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
@@ -414,19 +426,24 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
 def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None) -> bool:
     """A toggle bound to `?key=1|0`."""
     _check_page_key(key)
-
-    def parse(raw: str | None) -> tuple[bool, str | None]:
-        if raw is None:
-            return default, None
-        v = raw.strip().lower()
-        if v in ("1", "true", "yes", "on"):
-            return True, None
-        if v in ("0", "false", "no", "off"):
-            return False, None
-        return default, "malformed"
-
-    _seed(key, parse)
+    _seed(key, lambda raw: parse_flag(raw, default))
     (container or st).toggle(t(label_key), key=key)
     value = bool(st.session_state[key])
     _want(key, int(value), int(default))
     return value
+
+
+def page_value(key: str, parse: Callable[[str | None], tuple[Any, str | None]], default: Any) -> Any:
+    """A page setting without a widget of its own (moved by buttons or keys), bound to `?key=`:
+    read from the URL the first time this session meets it (a bad value → notice and `parse`'s
+    fallback), then kept in session state and written back to the URL at the end of every run."""
+    _seed(key, parse)
+    value = st.session_state[key]
+    _want(key, value, default)
+    return value
+
+
+def url_params() -> dict[str, str]:
+    """The query parameters this run has asked for so far (what `sync_url` will write): call it
+    after every control of the page has been rendered to get the link of the current view."""
+    return dict(st.session_state.get(_URL, {}))

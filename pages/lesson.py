@@ -1,0 +1,234 @@
+"""Lesson: why attention divides by √d_k in eight projector-sized steps — one claim, one live chart,
+at most one control, and a question the class answers before the measurement is revealed.
+
+URL: `?step=K` opens step K; `?lock=1` is the students' view (no sidebar, only this step's control).
+"""
+
+import hashlib
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+from core import lesson
+from pages.ui import classroom
+from pages.ui.charts import OKABE_ITO, SCALE_COLOURS, cached, fmt_num, fmt_pct, scale_label
+from pages.ui.controls import (
+    POWERS_OF_TWO,
+    page_select,
+    page_slider,
+    page_value,
+    parse_flag,
+    parse_int,
+    settings,
+    url_params,
+)
+from pages.ui.i18n import t
+
+LAST = len(lesson.STEPS)
+N_OPTIONS: tuple[int, ...] = lesson.N_GRID
+CHART_HEIGHT = 180  # the plot area; axes and the legend below it add about 120 px
+REFERENCE_SERIES = ("theory_dk", "uniform", "all_keys", "uniform_n", "theory_rho")  # dashed, no points
+SERIES_COLOURS = {"measured": "#D55E00", "theory_dk": "#000000", "uniform": "#888888", "all_keys": "#888888",
+                  "uniform_n": "#888888", "log-n": "#009E73", "rho0": "#0072B2", "rho": "#D55E00",
+                  "theory_rho": "#000000", "grown": "#D55E00", "qk-norm": "#009E73", "cosine": "#CC79A7",
+                  "softcap": "#E69F00"}
+
+
+def parse_lock(raw: str | None) -> tuple[int, str | None]:
+    """?lock=1 / 0 (also true/false, yes/no, on/off), kept as 1 / 0 so the link reads lock=1."""
+    on, problem = parse_flag(raw)
+    return int(on), problem
+
+
+def move(delta: int) -> None:
+    st.session_state["step"] = min(LAST, max(1, int(st.session_state["step"]) + delta))
+
+
+def method_label(method: str, formula: bool = False) -> str:
+    """A remedy's short name (the control), or with its formula (the legend)."""
+    key = f"lesson.series.{method}" if formula else f"lesson.method.{method}"
+    return t(key, tau=f"{lesson.COSINE_TAU:g}", cap=f"{lesson.SOFTCAP:g}")
+
+
+def series_label(series: str, args: dict) -> str:
+    if series in SCALE_COLOURS:
+        return scale_label(series)
+    if series in lesson.NORM_REMEDIES:
+        return method_label(series, formula=True)
+    return t(f"lesson.series.{series}", **args)
+
+
+def mirror_control(shared_key: str, options: tuple[int, ...], label_key: str, container) -> None:
+    """A powers-of-two slider on the page that moves a shared sidebar setting (d_k or n), so the
+    setting stays one value, in one URL parameter, whether moved here or in the sidebar."""
+    ctl = f"lesson_{shared_key}"
+    st.session_state[ctl] = min(options, key=lambda o: (abs(o - st.session_state[shared_key]), o))
+
+    def copy() -> None:
+        st.session_state[shared_key] = st.session_state[ctl]
+
+    container.select_slider(t(label_key), options=options, key=ctl, on_change=copy)
+
+
+def step_chart(chart: dict, revealed: bool) -> alt.LayerChart:
+    """The step's figure at its container's width: context rows always, answer rows once revealed."""
+    args = chart["series_args"]
+    df = pd.DataFrame(chart["rows"], columns=["x", "y", "series", "stage"])
+    order = list(dict.fromkeys(df["series"]))
+    labels = {name: series_label(name, args) for name in order}
+    colours = [SERIES_COLOURS.get(name, SCALE_COLOURS.get(name, OKABE_ITO[i % len(OKABE_ITO)]))
+               for i, name in enumerate(order)]
+    if not revealed:
+        df = df[df["stage"] == "context"]
+    df = df.assign(label=df["series"].map(labels), reference=df["series"].isin(REFERENCE_SERIES))
+    y_scale = alt.Scale(type="log") if chart["y_log"] else alt.Scale(zero=False)
+    if chart["y_domain"]:
+        y_scale = alt.Scale(type="log" if chart["y_log"] else "linear", domain=chart["y_domain"])
+    palette = alt.Scale(domain=[labels[n] for n in order], range=colours)
+    colour = alt.Color("label:N", title=None, scale=palette,
+                       legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320, rowPadding=2,
+                                         symbolSize=70, labelFontSize=12, padding=0))
+    ticks = sorted({r["x"] for r in chart["rows"]})
+    x = alt.X("x:Q", title=t(f"lesson.axis.{chart['x']}"), scale=alt.Scale(type="log", base=2),
+              axis=alt.Axis(values=ticks, format="~g", labelOverlap=True))
+    tiny = chart["y_log"] and bool(len(df)) and df["y"].min() < 1e-4  # 1e-7, not 0.0000001
+    y = alt.Y("y:Q", title=t(f"lesson.axis.{chart['y']}"), scale=y_scale,
+              axis=alt.Axis(format=".0e" if tiny else "~g", labelOverlap=True))
+    tips = [alt.Tooltip("label:N", title=t("lesson.legend")), alt.Tooltip("x:Q", format="~g"),
+            alt.Tooltip("y:Q", format=".4g")]
+    base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
+    layers = [  # references last, so a measurement lying on its theory leaves the theory visible
+        base.transform_filter("!datum.reference").mark_line(strokeWidth=3),
+        base.transform_filter("!datum.reference").mark_point(filled=True, size=60),
+        base.transform_filter("datum.reference").mark_line(strokeDash=[6, 4], strokeWidth=2),
+    ]
+    if chart["current"] is not None:
+        here = pd.DataFrame({"x": [chart["current"]]})
+        layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x="x:Q"))
+    # fit-x: the width follows the container (a phone's 360 px or a projector's half screen), the
+    # plot keeps its height, and the axes and legend are added below it instead of squeezing it.
+    return alt.layer(*layers).properties(height=CHART_HEIGHT,
+                                         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+
+
+def number(v: float, kind: str) -> str:
+    """A bin edge or candidate as a student reads it: 25 %, 0.99, 4096 (not 4.1e+03)."""
+    if kind == "pct":
+        return f"{100 * v:g} %"
+    return f"{v:.0f}" if float(v).is_integer() else fmt_num(v, 3)
+
+
+def choice_label(choice: dict, kind: str) -> str:
+    numbers = {k: number(v, kind) for k, v in choice.items() if k != "key"}
+    return t(f"lesson.choice.{choice['key']}", **numbers)
+
+
+def open_share() -> None:
+    # A flag rather than the button's return value: the dialog opens at the end of the run, once
+    # every control has put its value into the link.
+    st.session_state["lesson_share_open"] = True
+
+
+def reveal(sig: str) -> None:
+    st.session_state.setdefault("lesson_revealed", set()).add(sig)
+
+
+# ---------------------------------------------------------------- the page
+
+s = settings()
+locked = bool(page_value("lock", parse_lock, 0))
+step = page_value("step", lambda raw: parse_int(raw, 1, LAST, 1), 1)
+spec = lesson.STEPS[step - 1]
+classroom.page_style(locked)
+
+nav = st.container(horizontal=True, vertical_alignment="center", key="lesson_nav")
+nav.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson_prev", on_click=move, args=(-1,),
+           disabled=step == 1, help=t("lesson.keys_hint"))
+nav.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson_next", on_click=move, args=(1,),
+           disabled=step == LAST, help=t("lesson.keys_hint"))
+nav.markdown(f"**{t('lesson.step_of', k=step, total=LAST, name=t(f'lesson.{spec.name}.name'))}**")
+nav.button(t("lesson.share"), icon=":material/qr_code_2:", key="lesson_share", on_click=open_share)
+if locked:
+    nav.markdown(f":material/lock: {t('lesson.locked')}", help=t("lesson.lock.what"))
+
+with st.container(key="lesson_claim"):
+    st.title(t(f"lesson.{spec.name}.claim"), anchor=False)
+
+left, right = st.columns(2, gap="large")
+
+# The step's one control (on the page, so the locked view keeps it).
+values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s.backend, "dtype": s.dtype}
+if spec.control == "dk":
+    mirror_control("dk", POWERS_OF_TWO, "lesson.control.dk", right)
+elif spec.control == "n":
+    mirror_control("n", N_OPTIONS, "lesson.control.n", right)
+elif spec.control == "scale":
+    usable = [x for x in lesson.OTHER_SCALES if x != "log" or s.dk >= 2]
+    values["scale"] = page_select("lesson_scale", "lesson.control.scale", usable, usable[0], container=right,
+                                  option_prefix="lesson.scale")
+elif spec.control == "rho":
+    values["rho"] = page_slider("lesson_rho", "lesson.control.rho", *lesson.RHO_RANGE, 0.5, step=0.1,
+                                container=right)
+elif spec.control == "method":
+    values["method"] = page_select("lesson_method", "lesson.control.method", lesson.NORM_REMEDIES,
+                                   lesson.NORM_REMEDIES[0], container=right, format_func=method_label)
+
+inputs = lesson.step_inputs(spec, values)
+data = cached(spec.compute, container=right, **inputs)
+if data is not None:
+    q = data["question"]
+    kind = q.get("format", "num")
+    sig = hashlib.sha1(repr((spec.name, sorted(inputs.items()))).encode()).hexdigest()[:12]
+    revealed = sig in st.session_state.get("lesson_revealed", set())
+    labels = [choice_label(c, kind) for c in q["choices"]]
+    fmt = {"dk": s.dk, "n": s.n, "scale": scale_label(inputs.get("scale", "sqrt")),
+           "rho": f"{inputs.get('rho', 0):g}", "method": method_label(inputs.get("method", "qk-norm")),
+           "alpha": f"{lesson.ALPHA_ASKED:g}"}
+    guess_key = f"lesson_guess_{sig}"
+    # A guess outlives its radio (Streamlit forgets a widget's state on runs that do not draw it).
+    guesses = st.session_state.setdefault("lesson_guesses", {})
+    st.session_state.setdefault(guess_key, guesses.get(sig))
+    with left.container(key="lesson_question"):
+        st.markdown(f"**{t(f'lesson.{spec.name}.question', **fmt)}**")
+        guess = st.radio(t("lesson.guess"), range(len(labels)), index=None, format_func=labels.__getitem__,
+                         key=guess_key, disabled=revealed, label_visibility="collapsed")
+        guesses[sig] = guess
+        if not revealed or guess is None:
+            st.button(t("lesson.reveal"), key="lesson_reveal", type="primary", icon=":material/visibility:",
+                      on_click=reveal, args=(sig,), disabled=guess is None,
+                      help=t("lesson.reveal.help") if guess is None else None)
+        else:
+            measured = fmt_pct(q["value"]) if kind == "pct" else fmt_num(q["value"])
+            line = (f"{t('lesson.result.guess')}: **{labels[guess]}** · "
+                    f"{t('lesson.result.measured')}: **{measured}**")
+            if guess in q["correct"]:
+                st.success(f"{line}  \n{t('lesson.result.right')}", icon=":material/check_circle:")
+            else:
+                st.info(f"{line}  \n{t('lesson.result.wrong', answer=labels[q['correct'][0]])}",
+                        icon=":material/lightbulb:")
+            st.caption(t(f"lesson.{spec.name}.takeaway"))
+    right.altair_chart(step_chart(data["chart"], revealed), width="stretch")
+    waiting = "" if revealed else f"{t('lesson.chart.waiting')} "
+    right.caption(waiting + t("lesson.trials", seed=s.seed, count=data["draws"]))
+
+if st.session_state.pop("lesson_share_open", False):
+    params = url_params()  # every control of this view has been drawn: the link is complete
+
+    @st.dialog(t("lesson.share.title"), width="large")
+    def share() -> None:
+        for_students = st.toggle(t("lesson.share.lock"), value=locked, key="lesson_share_lock",
+                                 help=t("lesson.lock.what"))
+        wanted = {k: v for k, v in params.items() if k != "lock"} | ({"lock": "1"} if for_students else {})
+        link = classroom.view_link(st.context.url, wanted)
+        if link is None:
+            st.warning(t("lesson.share.no_url"), icon=":material/link_off:")
+            return
+        with st.container(key="lesson_qr", horizontal_alignment="center"):
+            st.image(classroom.qr_svg(link))
+        st.code(link, language=None, wrap_lines=True)
+        st.caption(t("lesson.share.caption"))
+
+    share()
+
+classroom.key_navigation("lesson_keys", lambda m: move(1 if m == "next" else -1))

@@ -1,0 +1,238 @@
+"""The lesson page (pages/lesson.py) under AppTest: every step in both languages, URL extremes, the
+predict-then-reveal flow, the buttons, the share link and the locked students' view."""
+
+from __future__ import annotations
+
+import re
+from urllib.parse import parse_qsl, urlsplit
+
+import pyarrow as pa
+import pytest
+from conftest import run_page
+
+from core import lesson
+from pages.ui.charts import fmt_num, fmt_pct
+from pages.ui.i18n import text_for
+
+CJK = re.compile(r"[\u4e00-\u9fff]")
+STEPS = range(1, len(lesson.STEPS) + 1)
+SIDEBAR_HIDDEN = '[data-testid="stSidebar"]'  # the locked view's style hides this element
+
+
+def open_lesson(**query: str):
+    return run_page("lesson", query)
+
+
+def claim(step: int, lang: str) -> str:
+    return text_for(f"lesson.{lesson.STEPS[step - 1].name}.claim", lang)
+
+
+def chart_rows(at) -> list[dict]:
+    """The rows of the step chart as drawn (the dataset holding x, y, series, stage)."""
+    for chart in at.get("vega_lite_chart"):
+        for ds in chart.proto.datasets:
+            df = pa.ipc.open_stream(ds.data.data).read_pandas()
+            if "stage" in df:
+                return df.to_dict("records")
+    raise AssertionError("no step chart on the page")
+
+
+def expected(at, step: int) -> dict:
+    """The step's measurement recomputed from core for the settings the page ran with."""
+    s = at.session_state["_ase_last_settings"]
+    spec = lesson.STEPS[step - 1]
+    values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s.backend,
+              "dtype": s.dtype}
+    if spec.control in ("scale", "rho", "method"):
+        values[spec.control] = at.session_state[f"lesson_{spec.control}"]
+    return spec.compute(**lesson.step_inputs(spec, values))
+
+
+def guess_radio(at):
+    radios = [r for r in at.radio if str(r.key).startswith("lesson_guess_")]
+    assert len(radios) == 1, [r.key for r in at.radio]
+    return radios[0]
+
+
+def styles(at) -> str:
+    return " ".join(h.proto.body for h in at.get("html"))
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("step", STEPS)
+def test_every_step_shows_its_claim_question_chart_and_one_control(step, lang):
+    at = open_lesson(lang=lang, step=str(step))
+    assert not at.exception, [e.value for e in at.exception]
+    assert not at.warning, [w.value for w in at.warning]
+    assert at.title[0].value == claim(step, lang)
+    radio = guess_radio(at)
+    q = expected(at, step)["question"]
+    assert len(radio.options) == len(q["choices"])
+    assert radio.value is None, "nothing is guessed for the student"
+    assert at.button(key="lesson_reveal").disabled, "no reveal before a guess"
+    rows = chart_rows(at)
+    assert all(r["stage"] == "context" for r in rows), "the chart shows no answer before the reveal"
+    main_controls = [w for w in [*at.main.select_slider, *at.main.slider, *[r for r in at.main.radio
+                                                                               if r is not radio]]]
+    assert len(main_controls) == 1, f"one control per step, got {[w.key for w in main_controls]}"
+    if lang == "zh":
+        assert CJK.search(at.title[0].value) and CJK.search(radio.options[0] + at.markdown[-1].value)
+
+
+@pytest.mark.parametrize(("raw", "step", "problem"), [("0", 1, "clamped"), ("999", 8, "clamped"),
+                                                      ("abc", 1, "malformed"), ("2.5", 1, "malformed")])
+def test_bad_step_in_the_url_is_corrected_with_a_notice(raw, step, problem):
+    at = open_lesson(lang="en", step=raw)
+    assert not at.exception
+    assert at.title[0].value == claim(step, "en")
+    notice = text_for(f"common.url.{problem}", "en").format(param="step", raw=raw, value=step)
+    assert notice in [w.value for w in at.warning]
+    assert at.session_state["_ase_url"].get("step", "1") == str(step), "the URL is corrected too"
+
+
+@pytest.mark.parametrize("extreme", [{"dk": "1", "n": "2"}, {"dk": "4096", "n": "1024", "lang": "zh"}],
+                         ids=["small", "large"])
+@pytest.mark.parametrize("step", STEPS)
+def test_every_step_at_the_extremes_of_d_k_and_n(step, extreme):
+    at = open_lesson(step=str(step), **extreme)
+    assert not at.exception, [e.value for e in at.exception]
+    s = at.session_state["_ase_last_settings"]
+    assert (s.dk, s.n) == (int(extreme["dk"]), int(extreme["n"]))
+    assert len(guess_radio(at).options) >= 3
+    assert chart_rows(at) is not None
+
+
+def test_out_of_range_settings_from_the_url_are_clamped_on_the_lesson_too():
+    at = open_lesson(step="7", dk="99999", n="x", lesson_rho="3", lang="en")
+    assert not at.exception
+    warnings = " ".join(w.value for w in at.warning)
+    for param in ("dk=99999", "n=x", "lesson_rho=3"):
+        assert param in warnings
+    assert at.slider(key="lesson_rho").value == 1.0
+
+
+@pytest.mark.parametrize("step", [2, 5])
+def test_predict_then_reveal_shows_the_measurement_next_to_the_guess(step):
+    at = open_lesson(lang="en", step=str(step))
+    q = expected(at, step)["question"]
+    wrong = next(i for i in range(len(q["choices"])) if i not in q["correct"])
+    guess_radio(at).set_value(wrong).run()
+    assert not at.button(key="lesson_reveal").disabled
+    at.button(key="lesson_reveal").click().run()
+    assert not at.exception
+    measured = fmt_pct(q["value"]) if step == 5 else fmt_num(q["value"])
+    shown = [b.value for b in at.info]
+    guess_label = guess_radio(at).options[wrong]
+    assert any(guess_label in v and measured in v for v in shown), f"{guess_label}, {measured}: {shown}"
+    right_label = guess_radio(at).options[q["correct"][0]]
+    assert any(right_label in v for v in shown), "the right answer is named"
+    assert guess_radio(at).disabled, "the guess is committed"
+    assert {r["stage"] for r in chart_rows(at)} == {"context", "answer"}, "the chart now shows the answer"
+    assert not at.success
+
+
+def test_a_right_guess_is_confirmed_and_a_new_question_starts_unanswered():
+    at = open_lesson(lang="zh", step="2")
+    q = expected(at, 2)["question"]
+    guess_radio(at).set_value(q["correct"][0]).run()
+    at.button(key="lesson_reveal").click().run()
+    assert any(text_for("lesson.result.right", "zh") in b.value for b in at.success)
+    at.select_slider(key="lesson_dk").set_value(1024).run()  # another d_k: another question
+    assert at.session_state["dk"] == 1024
+    assert guess_radio(at).value is None and not at.success
+    assert all(r["stage"] == "context" for r in chart_rows(at))
+    at.select_slider(key="lesson_dk").set_value(64).run()  # back: the earlier answer is remembered
+    assert guess_radio(at).value == q["correct"][0] and at.success
+
+
+def test_next_and_previous_buttons_move_between_steps_and_the_url_follows():
+    at = open_lesson(lang="en")
+    assert at.button(key="lesson_prev").disabled
+    at.button(key="lesson_next").click().run()
+    assert at.title[0].value == claim(2, "en")
+    assert at.session_state["_ase_url"]["step"] == "2"
+    for _ in range(10):
+        if not at.button(key="lesson_next").disabled:
+            at.button(key="lesson_next").click().run()
+    assert at.title[0].value == claim(8, "en") and at.session_state["_ase_url"]["step"] == "8"
+    at.button(key="lesson_prev").click().run()
+    assert at.session_state["_ase_url"]["step"] == "7"
+    assert not at.exception
+
+
+def test_lesson_d_k_control_moves_the_shared_setting():
+    at = open_lesson(lang="en", step="1")
+    at.select_slider(key="lesson_dk").set_value(512).run()
+    assert at.session_state["_ase_last_settings"].dk == 512
+    assert at.session_state["_ase_url"]["dk"] == "512"
+    assert at.number_input(key="dk").value == 512, "the sidebar shows the same d_k"
+
+
+def test_lock_link_hides_the_sidebar_and_says_so():
+    at = open_lesson(lang="en", step="3", lock="1")
+    assert not at.exception
+    assert SIDEBAR_HIDDEN in styles(at) and "display: none" in styles(at)
+    assert any(text_for("lesson.locked", "en") in m.value for m in at.markdown)
+    assert at.session_state["_ase_url"]["lock"] == "1", "the lock stays in the link"
+    widgets = [*at.main.select_slider, *at.main.slider, *at.main.radio, *at.main.selectbox,
+               *at.main.multiselect, *at.main.number_input, *at.main.toggle]
+    keys = sorted(str(w.key) for w in widgets)
+    assert keys == sorted(["lesson_dk", guess_radio(at).key]), f"step control and guess only: {keys}"
+
+    free = open_lesson(lang="en", step="3")
+    assert SIDEBAR_HIDDEN not in styles(free)
+    assert "lock" not in free.session_state["_ase_url"]
+
+
+def test_malformed_lock_is_reported_and_unlocked():
+    at = open_lesson(lang="en", lock="maybe")
+    assert "lock=maybe" in " ".join(w.value for w in at.warning)
+    assert SIDEBAR_HIDDEN not in styles(at)
+
+
+def share_link(query: dict[str, str]) -> tuple[str, object]:
+    """Open the lesson at `query` with a known page address, click Share: (the link shown, the test)."""
+    from conftest import ROOT
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=120)
+    at.query_params.update(query)
+    at.context = {"url": "http://teacher.example:8501/lesson"}
+    at.switch_page("pages/lesson.py")
+    at.run()
+    at.button(key="lesson_share").click().run()
+    assert not at.exception, [e.value for e in at.exception]
+    links = [c.value for c in at.code]
+    assert len(links) == 1, links
+    return links[0], at
+
+
+def test_share_shows_the_link_of_the_current_view_and_its_qr_code():
+    query = {"lang": "zh", "step": "7", "lesson_rho": "0.8", "dk": "256"}
+    link, at = share_link(query)
+    parts = urlsplit(link)
+    assert (parts.scheme, parts.netloc, parts.path) == ("http", "teacher.example:8501", "/lesson")
+    assert dict(parse_qsl(parts.query)) == query
+    assert len(at.get("image")) == 1, "the QR code is drawn"
+    assert at.toggle(key="lesson_share_lock").value is False
+    link, at = share_link({**query, "lock": "1"})
+    locked_query = dict(parse_qsl(urlsplit(link).query))
+    assert locked_query == {**query, "lock": "1"}, "a locked view shares a locked link"
+    assert at.toggle(key="lesson_share_lock").value is True
+
+
+def test_share_without_a_known_address_says_why_there_is_no_code():
+    at = open_lesson(lang="en", step="2")
+    at.button(key="lesson_share").click().run()
+    assert not at.exception
+    assert text_for("lesson.share.no_url", "en") in [w.value for w in at.warning]
+    assert not at.get("image")
+
+
+def test_every_step_has_its_texts_in_both_languages():
+    from pages.ui.i18n import TABLE
+
+    parts = ("name", "claim", "question", "takeaway")
+    keys = [f"lesson.{s.name}.{p}" for s in lesson.STEPS for p in parts]
+    missing = [k for k in keys if k not in TABLE]
+    assert not missing, missing

@@ -1,0 +1,251 @@
+"""The lesson page in a real browser: Debian's Chromium driven by Playwright against `streamlit run app.py`
+(the server and launch helpers of tests/test_browser.py).
+
+Covers what AppTest cannot: each step on one 1280×720 projector screen and inside a 390-px phone
+(measured on the main area, which scrolls on its own: the document never does), clicker keys moving
+between steps with the URL following, the QR code decoding to the page's own address, the locked view
+hiding the sidebar. Screenshots of every step (both sizes, both languages) and the time each step
+takes to draw and to redraw after its control moves land in tests/artifacts/.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import re
+import time
+from urllib.parse import parse_qsl, urlsplit
+
+import pytest
+from conftest import ARTIFACTS
+from test_browser import CHROMIUM, IDLE, LAUNCH_ARGS, _require_browser, serve, wait_first_render, wait_idle
+
+from core import lesson
+from pages.ui.i18n import text_for
+
+pytestmark = pytest.mark.browser
+
+PROJECTOR = {"width": 1280, "height": 720}
+PHONE = {"width": 390, "height": 844}
+STEPS = range(1, len(lesson.STEPS) + 1)
+TIMINGS: dict[str, dict[str, float]] = {}
+MAIN_BOX = """() => { const m = document.querySelector('[data-testid="stMain"]');
+                      return {sw: m.scrollWidth, cw: m.clientWidth,
+                              sh: m.scrollHeight, ch: m.clientHeight}; }"""
+CJK = re.compile(r"[\u4e00-\u9fff]")
+H1_IS = "(want) => document.querySelector('h1')?.innerText === want"
+
+
+@pytest.fixture(scope="module")
+def server():
+    _require_browser()
+    with serve("streamlit-lesson.log") as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def browser(server):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        yield b
+        b.close()
+    (ARTIFACTS / "lesson-timings.json").write_text(json.dumps(TIMINGS, indent=2, sort_keys=True))
+
+
+def claim(step: int, lang: str) -> str:
+    return text_for(f"lesson.{lesson.STEPS[step - 1].name}.claim", lang)
+
+
+def main_box(page) -> dict[str, int]:
+    return page.evaluate(MAIN_BOX)
+
+
+def assert_fits_width(page, what: str) -> None:
+    box = main_box(page)
+    assert box["sw"] <= box["cw"], f"{what}: the main area scrolls sideways ({box['sw']} > {box['cw']} px)"
+
+
+def assert_healthy(page) -> None:
+    assert page.locator('[data-testid="stException"]').count() == 0, "an exception is shown"
+    errors = page.locator('[data-testid="stAlertContentError"]')
+    assert errors.count() == 0, f"error notice shown: {errors.all_inner_texts()}"
+    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    assert charts.count() == 1, "one chart per step"
+    box = charts.first.bounding_box()
+    assert box and box["width"] > 250 and box["height"] > 200, f"the chart is collapsed: {box}"
+
+
+def open_step(browser, url: str, viewport: dict, query: str):
+    context = browser.new_context(viewport=viewport, locale="en-US")
+    page = context.new_page()
+    start = time.perf_counter()
+    page.goto(f"{url}/lesson?{query}")
+    wait_first_render(page)
+    seconds = time.perf_counter() - start
+    wait_idle(page)
+    return context, page, seconds
+
+
+def after(page, action) -> float:
+    """Seconds from `action()` until the rerun it causes has written the new URL (the last thing a
+    run does) and the app is idle again."""
+    before = page.url
+    start = time.perf_counter()
+    action()
+    page.wait_for_function("(old) => location.href !== old", arg=before, timeout=60_000)
+    page.wait_for_selector(IDLE, timeout=60_000)
+    seconds = time.perf_counter() - start
+    wait_idle(page)
+    return seconds
+
+
+def predict_and_reveal(page) -> None:
+    page.locator('.st-key-lesson_question [data-testid="stRadioOption"]').first.click()
+    wait_idle(page)
+    page.locator(".st-key-lesson_reveal button").click()
+    page.wait_for_selector('.st-key-lesson_question [data-testid="stAlert"]', timeout=60_000)
+    wait_idle(page)
+
+
+def move_control(page, step: int) -> None:
+    """Move the step's one control by one notch: a slider by the arrow key, a radio to its next option."""
+    control = lesson.STEPS[step - 1].control
+    if control in ("dk", "n", "rho"):
+        thumb = page.locator(f'.st-key-lesson_{control} input[type="range"]')
+        thumb.focus()
+        thumb.press("ArrowLeft" if control == "rho" else "ArrowRight")
+    else:
+        page.locator(f'.st-key-lesson_{control} [data-testid="stRadioOption"]').nth(1).click()
+
+
+def screenshot(page, name: str, tall: bool = False) -> None:
+    """The viewport as the audience sees it; with `tall`, the whole main area (a phone scrolls it)."""
+    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    if tall:
+        size = page.viewport_size
+        page.set_viewport_size({"width": size["width"], "height": main_box(page)["sh"] + 80})
+        page.wait_for_timeout(400)
+        page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"))
+        page.set_viewport_size(size)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+@pytest.mark.parametrize("step", STEPS)
+def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, lang):
+    timing = TIMINGS.setdefault(f"step{step}-{lang}", {})
+
+    context, page, seconds = open_step(browser, server, PROJECTOR, f"lang={lang}&step={step}")
+    timing["projector_first_render_s"] = round(seconds, 2)
+    assert_healthy(page)
+    assert page.locator("h1").first.inner_text() == claim(step, lang)
+    if lang == "zh":
+        assert CJK.search(page.locator(".st-key-lesson_question").inner_text())
+    box = main_box(page)
+    assert box["sh"] <= box["ch"] and box["sw"] <= box["cw"], f"step {step} does not fit 1280×720: {box}"
+    screenshot(page, f"lesson-{step}-{lang}-1280x720")
+    predict_and_reveal(page)
+    box = main_box(page)
+    assert box["sh"] <= box["ch"], f"step {step} with its answer does not fit 1280×720: {box}"
+    screenshot(page, f"lesson-{step}-{lang}-1280x720-revealed")
+    timing["projector_rerun_s"] = round(after(page, lambda: move_control(page, step)), 2)
+    assert_healthy(page)
+    context.close()
+
+    context, page, seconds = open_step(browser, server, PHONE, f"lang={lang}&step={step}")
+    timing["phone_first_render_s"] = round(seconds, 2)
+    assert_healthy(page)
+    assert_fits_width(page, f"step {step} at 390 px")
+    predict_and_reveal(page)
+    assert_fits_width(page, f"step {step} with its answer at 390 px")
+    screenshot(page, f"lesson-{step}-{lang}-390x844", tall=True)
+    timing["phone_rerun_s"] = round(after(page, lambda: move_control(page, step)), 2)
+    assert_fits_width(page, f"step {step} at 390 px after its control moved")
+    context.close()
+
+
+def test_the_width_check_catches_an_element_wider_than_a_phone(browser, server):
+    """The measure used above can fail: a 600-px element (a fixed-width chart's size) in the main area."""
+    context, page, _ = open_step(browser, server, PHONE, "lang=en&step=2")
+    assert_fits_width(page, "before")
+    page.evaluate("""() => { const wide = document.createElement('div');
+                             wide.style.width = '600px'; wide.style.height = '20px';
+                             document.querySelector('[data-testid="stMainBlockContainer"]')
+                                     .appendChild(wide); }""")
+    with pytest.raises(AssertionError, match="scrolls sideways"):
+        assert_fits_width(page, "with a 600-px element")
+    context.close()
+
+
+def test_clicker_keys_move_between_steps_and_the_url_follows(browser, server):
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=en")
+    assert page.locator("h1").first.inner_text() == claim(1, "en")
+    for key, step in (("ArrowRight", 2), ("PageDown", 3), ("ArrowLeft", 2)):
+        page.keyboard.press(key)
+        page.wait_for_url(re.compile(rf"[?&]step={step}\b"), timeout=60_000)
+        page.wait_for_function(H1_IS, arg=claim(step, "en"), timeout=60_000)
+    page.keyboard.press("PageUp")
+    page.wait_for_function(H1_IS, arg=claim(1, "en"), timeout=60_000)
+    wait_idle(page)
+    assert "step=" not in page.url, "step 1 is the default and leaves the link"
+    # keys pressed on a widget belong to the widget: the d_k slider moves, the step stays
+    thumb = page.locator('.st-key-lesson_dk input[type="range"]')
+    thumb.focus()
+    thumb.press("ArrowRight")
+    page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=60_000)
+    wait_idle(page)
+    assert page.locator("h1").first.inner_text() == claim(1, "en")
+    assert "step=" not in page.url
+    context.close()
+
+
+def _decode_qr(page) -> str:
+    import zxingcpp
+    from PIL import Image
+
+    img = page.locator(".st-key-lesson_qr img")
+    box = img.bounding_box()
+    assert box and box["width"] >= 300, f"the QR code is too small to scan across a room: {box}"
+    found = zxingcpp.read_barcodes(Image.open(io.BytesIO(img.screenshot())))
+    assert len(found) == 1, "no QR code could be read from the share dialog"
+    return found[0].text
+
+
+def _same_view(a: str, b: str) -> bool:
+    pa, pb = urlsplit(a), urlsplit(b)
+    return (pa.scheme, pa.netloc, pa.path) == (pb.scheme, pb.netloc, pb.path) and \
+        sorted(parse_qsl(pa.query)) == sorted(parse_qsl(pb.query))
+
+
+def test_qr_code_decodes_to_the_pages_own_url(browser, server):
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=zh&step=3&dk=256&lock=1")
+    page.locator(".st-key-lesson_share button").click()
+    page.wait_for_selector(".st-key-lesson_qr img", timeout=60_000)
+    page.wait_for_timeout(300)
+    text = _decode_qr(page)
+    assert _same_view(text, page.url), f"QR holds {text}, the page is {page.url}"
+    assert dict(parse_qsl(urlsplit(text).query))["lock"] == "1"
+    page.screenshot(path=str(ARTIFACTS / "lesson-share-zh-1280x720.png"))
+    page.locator(".st-key-lesson_share_lock label").click()  # the free link instead of the locked one
+    link_is_free = "() => !document.querySelector('[data-testid=stCode]').innerText.includes('lock=1')"
+    page.wait_for_function(link_is_free, timeout=60_000)
+    page.wait_for_timeout(300)
+    free = _decode_qr(page)
+    assert "lock" not in dict(parse_qsl(urlsplit(free).query))
+    assert _same_view(free, page.url.replace("&lock=1", "").replace("lock=1&", ""))
+    context.close()
+
+
+def test_locked_link_hides_the_sidebar_and_the_free_link_shows_it(browser, server):
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=en&step=2&lock=1")
+    assert not page.locator('[data-testid="stSidebar"]').is_visible()
+    assert page.locator('[data-testid="stExpandSidebarButton"]').count() == 0 or \
+        not page.locator('[data-testid="stExpandSidebarButton"]').is_visible()
+    assert page.locator(".st-key-lesson_dk").is_visible(), "the step's own control stays"
+    assert text_for("lesson.locked", "en") in page.locator('[data-testid="stMain"]').inner_text()
+    screenshot(page, "lesson-locked-en-1280x720")
+    context.close()
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=en&step=2")
+    assert page.locator('[data-testid="stSidebar"]').is_visible()
+    context.close()
