@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from core import budget, views
+from core import budget, figure_budget
 from core import experiments as ex
 from core.attention import entropy_from_scores, softmax
 from core.backend import get_backend
@@ -118,7 +118,7 @@ def correlated_sweep(dks: Sequence[int], rhos: Sequence[float], n: int = 10, tri
         raise InputError("give at least one ρ")
     asked = trials
     if fit:
-        trials = views.saturation_trials(trials, n, list(dks) * len(rho_list), 2)
+        trials = figure_budget.saturation_trials(trials, n, list(dks) * len(rho_list), 2)
     rows: list[dict[str, Any]] = []
     scales = ["sqrt", "linear"]
     for k, rho in enumerate(rho_list):
@@ -167,7 +167,7 @@ def norm_growth_sweep(d_k: int, n: int, alphas: Sequence[float], rho: float = 0.
         per_trial = budget.estimate_seconds(flops=6.0 * n * n * d_k,
                                             elementwise=4.0 * n * n * (1 + 3 * len(alphas)),
                                             samples=2.0 * n * d_k)
-        trials = views.fit_trials(trials, per_trial)
+        trials = figure_budget.fit_trials(trials, per_trial)
     rho = check_rho(rho)
     alpha_list = [float(a) for a in alphas]
     if not alpha_list or any(not (a > 0 and math.isfinite(a)) for a in alpha_list):

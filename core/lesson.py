@@ -32,7 +32,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core import beyond, views
+from core import beyond, figure_budget, views
 from core import experiments as ex
 from core.errors import InputError
 from core.scales import parse_scale
@@ -54,7 +54,7 @@ ALPHA_ASKED = 4.0          # step 8 asks about q and k grown four-fold (logits �
 SOFTCAP = beyond.GEMMA2_CAP  # step 8: Gemma 2's attention logit cap (arXiv:2408.00118 §2)
 COSINE_TAU = 0.1           # step 8: cos(q, k)/τ, a typical learnt temperature (Swin V2 clamps τ ≥ 0.01)
 LENGTH_TRIALS = 200        # step 6: one query against n keys, O(n) per trial (core.beyond.one_query_scores)
-N_GRID: tuple[int, ...] = views.N_GRID
+N_GRID: tuple[int, ...] = figure_budget.N_GRID
 
 
 @dataclass(frozen=True)
@@ -123,8 +123,8 @@ def variance_step(dk: int, n: int, trials: int, seed: int = 0, backend: str = "n
     Before the reveal the chart shows the measured points below the current d_k (the trend to
     extrapolate); the rest, and the theory line d_k, come with the answer.
     """
-    dks = views.sweep_dks(dk)
-    samples = views.variance_samples(trials, n, dks, backend == "cupy")
+    dks = figure_budget.sweep_dks(dk)
+    samples = figure_budget.variance_samples(trials, n, dks, backend == "cupy")
     res = ex.variance(dks, ["none"], trials=samples, seed=seed, backend=backend, dtype=dtype)["rows"]
     rows = [_row(r["dk"], r["var_raw"], "measured", r["dk"] >= dk) for r in res]
     rows += [_row(r["dk"], r["theory_var"], "theory_dk", True) for r in res]
@@ -138,7 +138,7 @@ def variance_step(dk: int, n: int, trials: int, seed: int = 0, backend: str = "n
 def saturation_step(dk: int, n: int, trials: int, seed: int = 0, backend: str = "numpy",
                     dtype: str = "float32") -> dict[str, Any]:
     """Step 2: the mean max weight max_j p_ij without scaling, against d_k (uniform would be 1/n)."""
-    dks = views.sweep_dks(dk)
+    dks = figure_budget.sweep_dks(dk)
     view = views.saturation_view(dks, n, ["none"], trials, seed=seed, backend=backend, dtype=dtype)
     rows = [_row(r["dk"], r["max_weight_mean"], "none", r["dk"] >= dk) for r in view["rows"]]
     rows += [_row(d, 1.0 / n, "uniform", False) for d in dks]
@@ -155,7 +155,7 @@ def gradients_step(dk: int, n: int, trials: int, seed: int = 0, backend: str = "
     Rows whose median is exactly 0 (all of a d_k's draws one-hot in float arithmetic) cannot sit on a
     log axis; they are left out of the chart, and the question still asks about the measured value.
     """
-    dks = views.sweep_dks(dk)
+    dks = figure_budget.sweep_dks(dk)
     view = views.gradient_view(dks, n, ["none"], trials, seed=seed, backend=backend, dtype=dtype)
     rows = [_row(r["dk"], r["grad_q_norm_median"], "none", r["dk"] >= dk)
             for r in view["rows"] if r["grad_q_norm_median"] > 0]
@@ -170,7 +170,7 @@ def fix_step(dk: int, n: int, trials: int, seed: int = 0, backend: str = "numpy"
 
     The unscaled curve (step 2) is context; the whole ÷√d_k curve is the answer.
     """
-    dks = views.sweep_dks(dk)
+    dks = figure_budget.sweep_dks(dk)
     view = views.saturation_view(dks, n, ["none", "sqrt"], trials, seed=seed, backend=backend, dtype=dtype)
     rows = [_row(r["dk"], r["max_weight_mean"], r["scale"], r["scale"] == "sqrt") for r in view["rows"]]
     rows += [_row(d, 1.0 / n, "uniform", False) for d in dks]
@@ -190,7 +190,7 @@ def scales_step(dk: int, n: int, trials: int, scale: str = "log", seed: int = 0,
     name = parse_scale(scale).name
     if name not in OTHER_SCALES:
         raise InputError(f"step 5 compares one of {', '.join(OTHER_SCALES)} with sqrt, got {scale!r}")
-    dks = views.sweep_dks(dk)
+    dks = figure_budget.sweep_dks(dk)
     if name == "log" and dk < 2:
         raise InputError("1/ln d_k is undefined at d_k = 1 (ln 1 = 0); choose d_k ≥ 2")
     view = views.saturation_view(dks, n, ["sqrt", name], trials, seed=seed, backend=backend, dtype=dtype)
@@ -225,10 +225,10 @@ def training_step(dk: int, n: int, trials: int, rho: float = 0.5, seed: int = 0,
     rho = float(rho)
     if not RHO_RANGE[0] <= rho <= RHO_RANGE[1]:
         raise InputError(f"ρ must lie in [{RHO_RANGE[0]}, {RHO_RANGE[1]}], got {rho}")
-    dks = views.sweep_dks(dk)
+    dks = figure_budget.sweep_dks(dk)
     # Moving ρ recomputes both sweeps, and that rerun must stay well under half a second:
     # each sweep gets a quarter of one figure's budget.
-    samples = max(2, views.variance_samples(trials, n, dks, backend == "cupy") // 4)
+    samples = max(2, figure_budget.variance_samples(trials, n, dks, backend == "cupy") // 4)
 
     def scaled_rms(r_: float) -> dict[int, float]:
         res = ex.variance(dks, ["sqrt"], trials=samples, seed=seed, rho=r_, backend=backend, dtype=dtype)

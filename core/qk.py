@@ -22,7 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from core import budget, views
+from core import budget, figure_budget
 from core import experiments as ex
 from core.attention import softmax, softmax_backward
 from core.errors import InputError
@@ -197,7 +197,7 @@ def view(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, tie: bool 
     per_trial = budget.estimate_seconds(
         flops=2.0 * (3 * n * d_model * d_k + n * n * d_k) + 2.0 * 12 * n * n * d_k,
         elementwise=12.0 * n * n, samples=3.0 * d_model * d_k + n * d_model + 4.0 * n * d_k)
-    trials = max(2, views.fit_trials(asked, per_trial))
+    trials = max(2, figure_budget.fit_trials(asked, per_trial))
     S, A, B = one["S"], one["A"], one["A_swap"]
     cells = [{"i": i, "j": j, "S": S[i][j], "A": A[i][j], "A_swap_T": B[j][i]}
              for i in range(one["n"]) for j in range(one["n"])]

@@ -22,15 +22,21 @@ from core import experiments as ex
 from core.attention import entropy, jacobian_spectral_norm, softmax, softmax_jacobian
 from core.backend import get_backend
 from core.errors import InputError
+from core.figure_budget import (
+    APP_BUDGET_S,
+    DK_GRID,
+    N_GRID,
+    fit_trials,
+    gradient_trials,
+    precision_trials,
+    saturation_trials,
+    variance_samples,
+)
 from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
 from core.scales import parse_scale, scale_factor
 
 Progress = Callable[[float], None] | None
 
-DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
-N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
-# Estimated seconds (core.budget's throughput model) one interactive figure may spend.
-APP_BUDGET_S = 0.4
 HEATMAP_MAX = 128   # cells per side of the attention heatmap before it is down-sampled
 JACOBIAN_MAX = 64   # cells per side of the Jacobian heatmap
 FP16_MAX = 65504.0
@@ -38,11 +44,6 @@ FP16_OVERFLOW_LOGIT = math.log(FP16_MAX)  # ≈ 11.09: exp of a larger logit is 
 
 
 # ---------------------------------------------------------------- grids and budgets
-
-
-def sweep_dks(dk: int, grid: Sequence[int] = DK_GRID) -> list[int]:
-    """The d_k values of a sweep: the grid plus the current d_k."""
-    return sorted({*grid, int(dk)})
 
 
 def defined_scales(scales: Sequence[str], dks: Sequence[int]) -> tuple[list[str], list[str]]:
@@ -105,42 +106,6 @@ def at_dk(view: dict[str, Any], dk: int) -> dict[str, Any]:
     rows = [r for r in view["rows"] if r["dk"] == dk]
     present = {r["scale"] for r in rows}
     return {"rows": rows, "skipped": [x for x in view["scales"] if x not in present]}
-
-
-def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
-    """The most trials (≤ trials, ≥ 1) whose estimated time fits the interactive budget."""
-    if seconds_per_trial <= 0:
-        return int(trials)
-    affordable = budget_s / seconds_per_trial
-    return int(trials) if affordable >= trials else int(max(1, math.floor(affordable)))
-
-
-def saturation_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
-    """Trials the saturation sweep can afford (same cost model as core.experiments.saturation)."""
-    flops = sum(2.0 * n * n * d for d in dks)
-    elem = 3.0 * n * n * len(dks) * max(1, n_scales)
-    samples = sum(2.0 * n * d for d in dks)
-    return fit_trials(trials, budget.estimate_seconds(flops, elem, samples, gpu=gpu))
-
-
-def gradient_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
-    """Trials the gradient sweep can afford (cost model of core.experiments.gradients)."""
-    flops = sum(4.0 * n * d for d in dks) * max(1, n_scales)
-    elem = 80.0 * n * len(dks) * max(1, n_scales)
-    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(n * d for d in dks), gpu=gpu))
-
-
-def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False) -> int:
-    """q·k samples per d_k for the variance figures: trials × n pairs, within the budget."""
-    per = sum(2.0 * d for d in dks)
-    return fit_trials(trials * n, budget.estimate_seconds(samples=per, elementwise=per, gpu=gpu))
-
-
-def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
-    flops = sum(2.0 * n * n * d for d in dks)
-    elem = 8.0 * n * n * len(dks) * max(1, n_scales) * 3
-    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)),
-                      budget_s=APP_BUDGET_S / 2)
 
 
 def _is_gpu(backend: str) -> bool:

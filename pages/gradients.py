@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core import views
+from core import figure_budget, views
 from pages.ui.charts import (
     WIDTH,
     cached,
@@ -29,7 +29,7 @@ st.latex(r"L=g\cdot p,\quad p=\operatorname{softmax}(c\,Kq),\quad "
          r"\frac{\partial L}{\partial q}=c\,K^{\top}Jg,\quad J=\operatorname{diag}(p)-pp^{\top},\quad "
          r"\|J\|_2\le 1-\|p\|^2\le 2\,(1-\max_j p_j)")
 
-view = run_with_progress(views.gradient_view, dks=views.sweep_dks(s.dk),
+view = run_with_progress(views.gradient_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
                          backend=s.backend, dtype=s.dtype)
 if view is not None:

@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from core import views
+from core import figure_budget, views
 from pages.ui.charts import (
     HEIGHT,
     fmt_num,
@@ -23,7 +23,7 @@ st.latex(r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{Q
          r"\qquad \operatorname{Var}(q\cdot k)=d_k \;\Rightarrow\; "
          r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
 
-summary = run_with_progress(views.overview_summary, dks=views.sweep_dks(s.dk),
+summary = run_with_progress(views.overview_summary, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials,
                             seed=s.seed, backend=s.backend, dtype=s.dtype)
 if summary is not None:

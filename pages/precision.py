@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core import views
+from core import figure_budget, views
 from pages.ui.charts import (
     SMALL_WIDTH,
     WIDTH,
@@ -34,7 +34,7 @@ st.markdown(t("precision.claim"))
 st.latex(r"\operatorname{softmax}(s)_j=\frac{e^{s_j}}{\sum_l e^{s_l}}=\frac{e^{s_j-m}}{\sum_l e^{s_l-m}},"
          r"\quad m=\max_l s_l;\qquad e^{s}>65504\iff s>\ln 65504\approx 11.09\ \text{(float16)}")
 
-view = run_with_progress(views.precision_view, dks=views.sweep_dks(s.dk),
+view = run_with_progress(views.precision_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed)
 if view is not None:
     here = views.at_dk(view, s.dk)

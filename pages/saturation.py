@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core import views
+from core import figure_budget, views
 from pages.ui.charts import (
     HEATMAP_SCHEME,
     SMALL_HEIGHT,
@@ -28,7 +28,7 @@ st.markdown(t("saturation.claim"))
 st.latex(r"p_{ij}=\frac{e^{c\,s_{ij}}}{\sum_{l} e^{c\,s_{il}}},\quad H(p_i)=-\sum_j p_{ij}\ln p_{ij}"
          r"\in[0,\ln n],\qquad e^{H(p_i)}\in[1,n],\qquad \max_j p_{ij}>0.99")
 
-view = run_with_progress(views.saturation_view, dks=views.sweep_dks(s.dk),
+view = run_with_progress(views.saturation_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials,
                          seed=s.seed, backend=s.backend, dtype=s.dtype)
 if view is not None:

@@ -4,7 +4,7 @@ import altair as alt
 import pandas as pd
 import streamlit as st
 
-from core import views
+from core import figure_budget, views
 from core.sampling import DISTRIBUTIONS
 from pages.ui.charts import (
     SMALL_HEIGHT,
@@ -36,7 +36,7 @@ rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key=
 dist = page_select("var_dist", "variance.dist", DISTRIBUTIONS, "normal", option_prefix="variance.dist",
                    container=c2)
 
-view = run_with_progress(views.variance_view, dks=views.sweep_dks(s.dk),
+view = run_with_progress(views.variance_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
                          rho=rho, dist=dist, backend=s.backend, dtype=s.dtype)
 if view is not None:

@@ -12,7 +12,7 @@ import pytest
 from conftest import MY_PAGES, run_page
 
 from core import experiments as ex
-from core import views
+from core import figure_budget, views
 from pages.ui.charts import fmt_num, fmt_pct
 from pages.ui.i18n import text_for
 
@@ -41,27 +41,27 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
     if not ok:
         return None
     name, lang = ok[-1], s.lang
-    dks = [d for d in views.sweep_dks(s.dk) if views._defined(name, d)]
+    dks = [d for d in figure_budget.sweep_dks(s.dk) if views._defined(name, d)]
     common = {"seed": s.seed, "backend": s.backend, "dtype": s.dtype}
     if page == "overview":
-        trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
+        trials = figure_budget.gradient_trials(s.trials, s.n, dks, len(s.scales))
         row = at_dk(ex.gradient_sweep(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
         return text_for("overview.metric.grad", lang), fmt_num(row["grad_q_norm_median"])
     if page == "variance":
-        samples = views.variance_samples(s.trials, s.n, dks)
+        samples = figure_budget.variance_samples(s.trials, s.n, dks)
         row = at_dk(ex.variance(dks, [name], trials=samples, **common), s.dk)
         return text_for("variance.metric.var_raw", lang), fmt_num(row["var_raw"])
     if page == "saturation":
-        trials = views.saturation_trials(s.trials, s.n, dks, len(s.scales))
+        trials = figure_budget.saturation_trials(s.trials, s.n, dks, len(s.scales))
         row = at_dk(ex.saturation(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
         return text_for("saturation.metric.entropy", lang), fmt_num(row["entropy_mean"])
     if page == "gradients":
-        trials = views.gradient_trials(s.trials, s.n, dks, len(s.scales))
+        trials = figure_budget.gradient_trials(s.trials, s.n, dks, len(s.scales))
         row = at_dk(ex.gradient_sweep(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
         label = text_for("gradients.metric.median", lang).format(scale=scale_text(name, lang))
         return label, fmt_num(row["grad_q_norm_median"])
     if page == "precision":
-        trials = views.precision_trials(s.trials, s.n, dks, len(s.scales))
+        trials = figure_budget.precision_trials(s.trials, s.n, dks, len(s.scales))
         rows = ex.precision(dks, n=s.n, scales=[name], trials=trials, seed=s.seed)["rows"]
         row = next(r for r in rows if r["dtype"] == "float16" and r["dk"] == s.dk)
         label = text_for("precision.metric.naive", lang).format(scale=scale_text(name, lang))

@@ -11,7 +11,7 @@ from conftest import ROOT
 from hypothesis import given
 from hypothesis import strategies as st
 
-from core import beyond, lesson, views
+from core import beyond, figure_budget, lesson, views
 from core import experiments as ex
 from core.errors import InputError
 
@@ -77,8 +77,8 @@ def test_every_step_measures_its_question_and_hides_the_answer_until_the_reveal(
 
 def test_variance_step_asks_for_the_measured_variance_and_answers_d_k():
     out = run(lesson.STEPS[0], dk=256)
-    samples = views.variance_samples(SMALL["trials"], SMALL["n"], views.sweep_dks(256))
-    row = next(r for r in ex.variance(views.sweep_dks(256), ["none"], trials=samples, seed=3)["rows"]
+    samples = figure_budget.variance_samples(SMALL["trials"], SMALL["n"], figure_budget.sweep_dks(256))
+    row = next(r for r in ex.variance(figure_budget.sweep_dks(256), ["none"], trials=samples, seed=3)["rows"]
                if r["dk"] == 256)
     assert out["question"]["value"] == row["var_raw"]
     assert out["question"]["choices"][out["question"]["correct"][0]]["key"] == "dk"
@@ -94,7 +94,7 @@ def test_unscaled_steps_are_extrapolations_below_the_current_d_k():
 
 
 def test_saturation_and_fix_agree_with_the_saturation_page():
-    view = views.saturation_view(views.sweep_dks(64), 16, ["none", "sqrt"], 40, seed=3)
+    view = views.saturation_view(figure_budget.sweep_dks(64), 16, ["none", "sqrt"], 40, seed=3)
     at = {r["scale"]: r["max_weight_mean"] for r in views.at_dk(view, 64)["rows"]}
     assert run(lesson.STEPS[1])["question"]["value"] == pytest.approx(at["none"])
     assert run(lesson.STEPS[3])["question"]["value"] == pytest.approx(at["sqrt"])
@@ -102,7 +102,7 @@ def test_saturation_and_fix_agree_with_the_saturation_page():
 
 
 def test_gradient_step_matches_the_gradient_experiment_and_vanishes_at_large_d_k():
-    g = views.gradient_view(views.sweep_dks(1024), 16, ["none"], 40, seed=3)
+    g = views.gradient_view(figure_budget.sweep_dks(1024), 16, ["none"], 40, seed=3)
     want = next(r["grad_q_norm_median"] for r in g["rows"] if r["dk"] == 1024)
     out = run(lesson.STEPS[2], dk=1024)
     assert out["question"]["value"] == want

@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from core import experiments as ex
-from core import views
+from core import figure_budget, views
 from core.errors import InputError
 
 
@@ -23,21 +23,21 @@ def test_views_never_imports_streamlit():
 
 
 def test_sweep_contains_the_grid_and_the_current_dk():
-    assert views.sweep_dks(100) == sorted([*views.DK_GRID, 100])
-    assert views.sweep_dks(64) == list(views.DK_GRID)
-    assert views.sweep_dks(1)[0] == 1
+    assert figure_budget.sweep_dks(100) == sorted([*figure_budget.DK_GRID, 100])
+    assert figure_budget.sweep_dks(64) == list(figure_budget.DK_GRID)
+    assert figure_budget.sweep_dks(1)[0] == 1
 
 
 @given(trials=st.integers(1, 10_000), per=st.floats(0, 10))
 def test_fit_trials_stays_between_one_and_the_request(trials, per):
-    used = views.fit_trials(trials, per)
+    used = figure_budget.fit_trials(trials, per)
     assert 1 <= used <= trials
 
 
 def test_grouping_by_scale_does_not_change_any_number():
     """log is undefined at d_k = 1: it is swept from 2, the others from 1, with the same numbers."""
     dks = [1, 2, 8]
-    rows = views.saturation_view(views.sweep_dks(1), 8, ["none", "log"], trials=20)["rows"]
+    rows = views.saturation_view(figure_budget.sweep_dks(1), 8, ["none", "log"], trials=20)["rows"]
     assert [(r["dk"], r["scale"]) for r in rows][:5] == [(1, "none"), (2, "none"), (2, "log"),
                                                         (4, "none"), (4, "log")]
     direct = ex.saturation(dks, n=8, scales=["none"], trials=20)["rows"]
@@ -59,7 +59,7 @@ def test_skipped_names_the_scales_undefined_at_the_current_dk():
 
 def test_a_sweep_is_the_same_for_every_dk_on_the_grid():
     """Moving d_k along the grid changes only which point is picked, so the cached sweep is reused."""
-    assert views.sweep_dks(64) == views.sweep_dks(128) == list(views.DK_GRID)
+    assert figure_budget.sweep_dks(64) == figure_budget.sweep_dks(128) == list(figure_budget.DK_GRID)
 
 
 def test_histograms_are_densities_and_match_theory():
@@ -130,7 +130,7 @@ def test_entropy_grid_stays_within_zero_and_ln_n():
 
 
 def test_precision_view_finds_the_fp16_overflow_for_unscaled_logits_only():
-    v = views.precision_view(views.sweep_dks(64), 16, ["none", "sqrt"], trials=8)
+    v = views.precision_view(figure_budget.sweep_dks(64), 16, ["none", "sqrt"], trials=8)
     cross = {c["scale"]: c for c in v["crossings"]}
     assert cross["none"]["dk_naive_nan"] is not None and cross["none"]["dk_exp_overflow"] is not None
     assert cross["sqrt"]["dk_naive_nan"] is None
@@ -151,8 +151,8 @@ def test_overview_at_dk_equals_core_at_that_dk():
 
 
 def test_interactive_budget_reduces_trials_for_huge_settings():
-    assert views.saturation_trials(1000, 1024, views.DK_GRID, 2) < 10
-    assert views.saturation_trials(100, 8, views.DK_GRID, 2) == 100
+    assert figure_budget.saturation_trials(1000, 1024, figure_budget.DK_GRID, 2) < 10
+    assert figure_budget.saturation_trials(100, 8, figure_budget.DK_GRID, 2) == 100
 
 
 def test_precision_view_equals_core_and_restores_torch_threads():

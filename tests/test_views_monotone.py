@@ -10,10 +10,10 @@ import numpy as np
 import pytest
 
 from core import experiments as ex
-from core import views
+from core import figure_budget, views
 from pages.ui.controls import DEFAULTS
 
-DKS = views.sweep_dks(DEFAULTS["dk"])
+DKS = figure_budget.sweep_dks(DEFAULTS["dk"])
 N, TRIALS, SCALES = DEFAULTS["n"], DEFAULTS["trials"], list(DEFAULTS["scales"])
 
 

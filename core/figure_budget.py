@@ -1,0 +1,56 @@
+"""How much work one interactive figure may do: the d_k and n grids of the sweeps and the trials that fit
+the app's time budget under core.budget's throughput model (the pages, the lesson and the topics share it).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from core import budget
+
+DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
+N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
+# Estimated seconds (core.budget's throughput model) one interactive figure may spend.
+APP_BUDGET_S = 0.4
+
+
+def sweep_dks(dk: int, grid: Sequence[int] = DK_GRID) -> list[int]:
+    """The d_k values of a sweep: the grid plus the current d_k."""
+    return sorted({*grid, int(dk)})
+
+
+def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
+    """The most trials (≤ trials, ≥ 1) whose estimated time fits the interactive budget."""
+    if seconds_per_trial <= 0:
+        return int(trials)
+    affordable = budget_s / seconds_per_trial
+    return int(trials) if affordable >= trials else int(max(1, math.floor(affordable)))
+
+
+def saturation_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
+    """Trials the saturation sweep can afford (same cost model as core.experiments.saturation)."""
+    flops = sum(2.0 * n * n * d for d in dks)
+    elem = 3.0 * n * n * len(dks) * max(1, n_scales)
+    samples = sum(2.0 * n * d for d in dks)
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, samples, gpu=gpu))
+
+
+def gradient_trials(trials: int, n: int, dks: Sequence[int], n_scales: int, gpu: bool = False) -> int:
+    """Trials the gradient sweep can afford (cost model of core.experiments.gradients)."""
+    flops = sum(4.0 * n * d for d in dks) * max(1, n_scales)
+    elem = 80.0 * n * len(dks) * max(1, n_scales)
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(n * d for d in dks), gpu=gpu))
+
+
+def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False) -> int:
+    """q·k samples per d_k for the variance figures: trials × n pairs, within the budget."""
+    per = sum(2.0 * d for d in dks)
+    return fit_trials(trials * n, budget.estimate_seconds(samples=per, elementwise=per, gpu=gpu))
+
+
+def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
+    flops = sum(2.0 * n * n * d for d in dks)
+    elem = 8.0 * n * n * len(dks) * max(1, n_scales) * 3
+    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)),
+                      budget_s=APP_BUDGET_S / 2)
