@@ -1,0 +1,47 @@
+"""Layout that fits a 360-px phone and still reads as before on a desktop or a projector.
+
+- `metric_row()`: a row of metrics that wraps (four side by side on a desktop, two per line on a
+  phone) where st.columns would stack them one per line or squash them;
+- `formula(tex)`: a display formula that wraps between its parts on a narrow screen where
+  st.latex would cut it off at the right edge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+SEPARATOR = r"\qquad"
+
+
+def metric_row(container: Any = None) -> Any:
+    """A horizontal container for metrics: call .metric(...) on it; items wrap onto new lines."""
+    return (container or st).container(horizontal=True, gap="medium")
+
+
+def formula_parts(tex: str) -> list[str]:
+    r"""`tex` cut at its top-level \qquad separators (not inside braces), each part stripped."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        ch = tex[i]
+        end = i + len(SEPARATOR)
+        if depth == 0 and tex.startswith(SEPARATOR, i) and not tex[end:end + 1].isalpha():
+            parts.append(tex[start:i])
+            i = start = end
+            continue
+        if ch == "\\":
+            i += 2  # an escaped character (\{, \\) never opens or closes a group
+            continue
+        depth += (ch == "{") - (ch == "}")
+        i += 1
+    parts.append(tex[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def formula(tex: str, container: Any = None) -> None:
+    r"""Show `tex` centred in display style, as st.latex would, but free to wrap: each part between
+    top-level \qquad separators is its own piece of math (KaTeX also breaks inside a part after a
+    relation such as = or ⇒), so a phone shows the formula on several lines instead of cutting it."""
+    pieces = [f"$\\displaystyle {p}$" for p in formula_parts(tex)]
+    (container or st).markdown(" \u2003 ".join(pieces), text_alignment="center")
