@@ -62,29 +62,38 @@ def logit_figure(rows: list[dict], scales: list[str], dk: int, overflow_logit: f
 
 @figure_cache
 def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
-    """Rows with a non-finite weight vs d_k, naive vs stable softmax, one panel per dtype."""
+    """Rows with a non-finite weight vs d_k, naive vs stable softmax, one panel per dtype. The
+    download is one picture with both legends; on screen the panels sit side by side (stacked on a
+    phone), the first carrying the scale legend and the second the method legend."""
     df = with_scale_labels(rows)
     long = df.melt(id_vars=["dk", "scale", "scale_label", "dtype"], var_name="method", value_name="fraction",
                    value_vars=["naive_nonfinite_fraction", "stable_nonfinite_fraction"])
     names = {"naive_nonfinite_fraction": t("precision.method.naive"),
              "stable_nonfinite_fraction": t("precision.method.stable")}
     long["method"] = long["method"].map(names)
-    dash = alt.StrokeDash("method:N", title=t("precision.method"),
-                          scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [6, 4]]),
-                          legend=alt.Legend(orient="bottom", labelLimit=260))
-    panels = []
-    for dtype in DTYPES:
+
+    def panel(dtype: str, colour_legend: bool = True, dash_legend: bool = True) -> alt.LayerChart:
+        colour = _colour(scales)
+        if not colour_legend:
+            colour = colour.legend(None)
+        dash = alt.StrokeDash("method:N", title=t("precision.method"),
+                              scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [6, 4]]),
+                              legend=alt.Legend(orient="bottom", labelLimit=260) if dash_legend else None)
         base = alt.Chart(long[long["dtype"] == dtype]).encode(
             x=dk_axis(), y=alt.Y("fraction:Q", title=t("precision.nan.y"), scale=alt.Scale(domain=[0, 1]),
                                  axis=alt.Axis(format="%")),
-            color=_colour(scales), strokeDash=dash,
+            color=colour, strokeDash=dash,
             tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                      alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
                      alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
-        panels.append(alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk))
-                      .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
-    chart = alt.hconcat(*panels).properties(title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
-    return figure(chart, long[["dk", "scale", "dtype", "method", "fraction"]])
+        return (alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk))
+                .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
+
+    chart = alt.hconcat(*[panel(d) for d in DTYPES]).properties(
+        title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
+    shown = [panel(DTYPES[0], dash_legend=False), panel(DTYPES[1], colour_legend=False),
+             panel(DTYPES[2], colour_legend=False, dash_legend=False)]
+    return figure(chart, long[["dk", "scale", "dtype", "method", "fraction"]], panels=shown)
 
 
 def fmt_mask(value: float) -> str:

@@ -124,14 +124,16 @@ if result is not None:
             "accuracy": (p["chance_accuracy"], t("training.chance"))}
 
     st.subheader(t("training.curves"))
-    for metric in tr.METRICS:
-        show_chart(metric_figure(result["rows"], metric, p["dk"], p["scale"], refs.get(metric)),
-                   name=f"training-{metric}")
-        if metric == "grad_wq_norm":
-            for r in runs:
-                if r["grad_zero_steps"]:
-                    st.caption(t("training.zero_grad", dk=r["dk"], scale=scale_label(r["scale"]),
-                                 count=r["grad_zero_steps"]))
+    # One quantity at a time: four panels (one per d_k) instead of twenty for the browser to draw.
+    metric = page_select("train_metric", "training.metric_pick", tr.METRICS, "loss",
+                         format_func=lambda m: t(f"training.metric.{m}"))
+    show_chart(metric_figure(result["rows"], metric, p["dk"], p["scale"], refs.get(metric)),
+               name=f"training-{metric}")
+    if metric == "grad_wq_norm":
+        for r in runs:
+            if r["grad_zero_steps"]:
+                st.caption(t("training.zero_grad", dk=r["dk"], scale=scale_label(r["scale"]),
+                             count=r["grad_zero_steps"]))
 
     st.subheader(t("training.summary"))
     cols = ("dk", "scale", "c", "seconds", "entropy_first", "max_logit_first", "grad_wq_norm_first",

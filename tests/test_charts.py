@@ -91,6 +91,24 @@ def test_the_browser_gets_the_container_width_and_the_download_the_desktop_size(
     assert all(isinstance(v, list) for v in exported["datasets"].values())
 
 
+def test_legends_under_a_chart_fold_into_one_column_on_a_narrow_plot():
+    (view,) = _fresh().views
+    legend = view["layer"][0]["encoding"]["color"]["legend"]  # sweep_lines: 2 columns, at the bottom
+    assert legend["columns"] == {"expr": f"width < {charts.NARROW_PLOT} ? 1 : 2"}
+    exported = json.loads(export_spec(_fresh()))
+    assert exported["layer"][0]["encoding"]["color"]["legend"]["columns"] == 2  # the download as before
+
+
+def test_two_legends_under_a_chart_stack_on_a_narrow_plot():
+    df = pd.DataFrame({"x": [1, 2, 1, 2], "y": [1, 2, 2, 3], "a": list("ppqq"), "b": list("uvuv")})
+    base = alt.Chart(df).encode(x="x:Q", y="y:Q", color=alt.Color("a:N", legend=alt.Legend(orient="bottom")))
+    both = base.encode(strokeDash=alt.StrokeDash("b:N", legend=alt.Legend(orient="bottom")))
+    (one_view,) = figure(alt.layer(base.mark_line(), base.mark_point()), df).views
+    (two_view,) = figure(both.mark_line(), df).views
+    assert "config" not in one_view  # one legend, shared by two layers: nothing to stack
+    assert two_view["config"]["legend"]["layout"] == {"expr": charts.LEGEND_LAYOUT_EXPR}
+
+
 def test_dataset_names_do_not_depend_on_the_data():
     """New data under the same chart keeps the spec text, so the browser updates it in place."""
     a, b = _fresh(dk=16), _fresh(dk=64)

@@ -92,12 +92,13 @@ OVERFLOW_JS = """() => {
     out.push(`main area scrolls sideways: ${main.scrollWidth} > ${main.clientWidth}`);
   if (document.documentElement.scrollWidth > vw + 1)
     out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${vw}`);
-  const name = el => el.getAttribute('data-testid') || el.tagName.toLowerCase() +
-    (typeof el.className === 'string' && el.className ? '.' + el.className.split(' ')[0] : '');
-  const where = el => { const p = el.closest('[data-testid^="st"]:not([data-testid="stMain"])');
-                        return p && p !== el ? ` in ${name(p)}` : ''; };
+  const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const name = el => { const id = el.getAttribute('data-testid');
+    if (id === 'stVegaLiteChart') return `chart ${charts.indexOf(el) + 1} of ${charts.length}`;
+    return id || el.tagName.toLowerCase(); };
   const scrollsX = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
   const fits = r => r.right <= vw + 1 && r.left >= -1;
+  const worst = new Map();  // the Streamlit element holding an overflowing node → its widest extent
   for (const el of main.querySelectorAll('*')) {
     if (el.closest('.katex-mathml') || (el.closest('.katex') && el.closest('svg'))) continue;
     const r = el.getBoundingClientRect();
@@ -107,9 +108,12 @@ OVERFLOW_JS = """() => {
       if (scrollsX(p)) { inScroller = fits(p.getBoundingClientRect()); break; }
     }
     if (inScroller) continue;
-    out.push(`${name(el)}${where(el)} spans ${Math.round(r.left)}..${Math.round(r.right)} px of ${vw}`);
-    if (out.length >= 12) break;
+    const holder = el.closest('[data-testid="stVegaLiteChart"]') || el.closest('[data-testid^="st"]') || el;
+    const [lo, hi] = worst.get(holder) || [Infinity, -Infinity];
+    worst.set(holder, [Math.min(lo, r.left), Math.max(hi, r.right)]);
   }
+  for (const [holder, [lo, hi]] of worst)
+    out.push(`${name(holder)} spans ${Math.round(lo)}..${Math.round(hi)} px of ${vw}`);
   for (const el of main.querySelectorAll('.katex-display'))
     if (el.scrollWidth > el.clientWidth + 1)
       out.push(`formula cut off: ${el.scrollWidth} px wide in ${el.clientWidth} px`);

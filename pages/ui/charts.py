@@ -197,12 +197,47 @@ def _vega_lite(chart: Any) -> tuple[dict[str, Any], dict[str, tuple[pd.DataFrame
     return spec, frames
 
 
+NARROW_PLOT = 360  # px: below this plot width, legends under or over a chart list their entries in one column
+# Vega's own default legend layout, and the same with legends under (or over) the plot stacked
+# instead of side by side — two legends in a row are too wide for a phone.
+_LEGEND_LAYOUT = ("{offset: 18, direction: 'horizontal', left: {direction: 'vertical'}, "
+                  "right: {direction: 'vertical'}")
+_STACKED = "bottom: {direction: 'vertical', anchor: 'start'}, top: {direction: 'vertical', anchor: 'start'}"
+LEGEND_LAYOUT_EXPR = f"width < {NARROW_PLOT} ? {_LEGEND_LAYOUT}, {_STACKED}}} : {_LEGEND_LAYOUT}}}"
+
+
+def _narrow_legends(node: Any, seen: set[str] | None = None) -> set[str]:
+    """Legends under (or over) a chart keep their columns — or their single row — on a wide screen,
+    and become one column when the plot is narrower than NARROW_PLOT (a phone, a third of a
+    desktop): a row of entries does not wrap by itself and would stick out. Returns the distinct
+    such legends (layers repeating a legend share it)."""
+    seen = set() if seen is None else seen
+    if isinstance(node, dict):
+        for channel, value in node.items():
+            legend = value.get("legend") if isinstance(value, dict) else None
+            if isinstance(legend, dict) and legend.get("orient") in ("bottom", "top"):
+                seen.add(f"{channel}:{value.get('field')}")
+                columns = legend.get("columns", 0)
+                if isinstance(columns, (int, float)) and columns != 1:
+                    legend["columns"] = {"expr": f"width < {NARROW_PLOT} ? 1 : {int(columns)}"}
+            else:
+                _narrow_legends(value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            _narrow_legends(value, seen)
+    return seen
+
+
 def _view(chart: Any) -> tuple[dict[str, Any], int]:
     """One panel as the browser draws it: the container's width (`fit-x`: the plot, axes and legend
-    fill it; the height stays the plot's), data as Arrow bytes. Returns (spec, approx bytes)."""
+    fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes.
+    Returns (spec, approx bytes)."""
     spec, frames = _vega_lite(chart)
     spec.pop("width", None)
     spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+    if len(_narrow_legends(spec)) > 1:
+        config = spec.setdefault("config", {})
+        config["legend"] = {**config.get("legend", {}), "layout": {"expr": LEGEND_LAYOUT_EXPR}}
     # What st.vega_lite_chart would patch in place on every call (a null colour legend title).
     colour = (spec.get("encoding") or {}).get("color")
     if isinstance(colour, dict):
@@ -397,7 +432,7 @@ def _svg(spec: str) -> str:
 
 def _md_text(text: str) -> str:
     """Our own text, shown literally inside Markdown (titles hold d_k, ρ, …)."""
-    return re.sub(r"([\\`*_{}\[\]()#+\-.!|$<>~])", r"\\\1", text)
+    return re.sub(r"([\\`*_\[\]$<>~])", r"\\\1", text)
 
 
 def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str = "chart",
