@@ -14,7 +14,7 @@ from conftest import run_page
 
 from pages.ui import charts
 from pages.ui.charts import Figure, FigureCache, export_spec, figure, figure_cache, sweep_figure
-from pages.ui.layout import formula_parts
+from pages.ui.layout import STRUT, formula_parts
 
 ROWS = [{"dk": dk, "n": 8, "scale": sc, "max_weight_mean": 0.1 * i + (0.2 if sc == "none" else 0.0)}
         for i, dk in enumerate((1, 4, 16, 64)) for sc in ("none", "sqrt")]
@@ -109,6 +109,19 @@ def test_two_legends_under_a_chart_stack_on_a_narrow_plot():
     assert two_view["config"]["legend"]["layout"] == {"expr": charts.LEGEND_LAYOUT_EXPR}
 
 
+def test_a_long_title_goes_onto_two_lines_on_a_narrow_plot_only():
+    df = pd.DataFrame({"x": [1, 2], "y": [3, 4]})
+    base = alt.Chart(df).mark_line().encode(x="x:Q", y="y:Q")
+    long = "Attention weights p_ij of one draw (none: c = 1)"
+    (view,) = figure(base.properties(title=alt.TitleParams(long, anchor="start")), df).views
+    expr = view["title"]["text"]["expr"]
+    assert expr.startswith("width < ") and '["Attention weights p_ij of", "one draw (none: c = 1)"]' in expr
+    assert expr.endswith(f'"{long}"') and view["title"]["anchor"] == "start"
+    (short,) = figure(base.properties(title="Largest |logit| vs d_k"), df).views
+    assert short["title"] == "Largest |logit| vs d_k"
+    assert json.loads(export_spec(figure(base.properties(title=long), df)))["title"] == long
+
+
 def test_dataset_names_do_not_depend_on_the_data():
     """New data under the same chart keeps the spec text, so the browser updates it in place."""
     a, b = _fresh(dk=16), _fresh(dk=64)
@@ -160,6 +173,15 @@ def test_every_chart_a_page_sends_is_valid_vega_lite_without_a_fixed_width(page)
     for spec in specs:
         assert validate_jsonschema(spec, schema, raise_error=False) is None, spec.get("title")
         assert "width" not in spec and spec["autosize"]["type"] == "fit-x"
+
+
+def test_a_page_formula_is_shown_as_pieces_that_can_wrap():
+    at = run_page("overview", {"lang": "en", "n": "8", "trials": "20"})
+    (shown,) = [m.value for m in at.markdown if "\\displaystyle" in m.value]
+    pieces = shown.split(" \u2003 ")
+    assert len(pieces) == 2  # "Attention(Q,K,V) = …," and "Var(q·k) = d_k ⇒ …"
+    assert all(p.startswith("$\\displaystyle " + STRUT) and p.endswith("$") for p in pieces)
+    assert not at.latex  # no st.latex left: it cannot wrap
 
 
 def test_formulas_split_at_top_level_wide_gaps_only():

@@ -1,14 +1,15 @@
-"""Where a page's script time goes: each page run under AppTest, cold once, then warm reruns timed
+"""Where a page's script time goes: each page run under AppTest once, then warm reruns timed
 (and optionally profiled with cProfile) inside the script thread.
 
-    python -m tools.page_profile                          # every page: cold and warm script seconds
+    python -m tools.page_profile                          # every page: first-run and warm script seconds
     python -m tools.page_profile saturation --profile 25  # plus the 25 costliest calls of a warm rerun
     python -m tools.page_profile --json
 
 "Script time" is one whole run of app.py with the page (router, sidebar, page, URL sync), as
 ScriptRunner._run_script executes it; the browser's share (drawing Vega charts) is in
-tools.page_timing. Caches are the process's own st.cache_data, so the reruns after the first are
-warm: the figure is what every rerun of a class of sessions costs the server's one interpreter lock.
+tools.page_timing. The first run of a page computes what its caches lack (pages timed earlier in
+the same process may have filled some: its "first" column is not a cold server); the reruns after
+it are warm: what every rerun of a class of sessions costs the server's one interpreter lock.
 """
 
 from __future__ import annotations
@@ -26,7 +27,8 @@ from contextlib import contextmanager
 
 from tools.app_driver import PAGES, ROOT
 
-# Functions whose inclusive time the report singles out (substring of "file:function").
+# Functions whose inclusive time the report singles out (substring of "file:function"; where
+# several functions match — Altair's to_dict methods call one another — the costliest one counts).
 HOTSPOTS = {"altair_chart": "streamlit/elements/vega_charts.py:altair_chart",
             "vega_lite_chart": "streamlit/elements/vega_charts.py:vega_lite_chart",
             "altair to_dict": "altair/vegalite/v6/api.py:to_dict",
@@ -66,21 +68,21 @@ def page_file(name: str) -> str:
 
 
 def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0) -> dict:
-    """Cold run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares."""
+    """A first run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares."""
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
     for key, value in query.items():
         at.query_params[key] = value
     at.switch_page(page_file(name))
-    with timed_script_runs() as cold:
+    with timed_script_runs() as first:
         at.run()
     profiler = cProfile.Profile() if profile_top else None
     with timed_script_runs(profiler) as warm:
         for _ in range(reruns):
             at.run()
     errors = [e.value for e in at.exception] if at.exception else []
-    out = {"page": name, "cold_s": round(sum(cold), 4), "warm_s": [round(x, 4) for x in warm],
+    out = {"page": name, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
            "warm_median_s": round(statistics.median(warm), 4), "exceptions": errors,
            "charts": len(at.get("vega_lite_chart"))}
     if profiler is not None:
@@ -88,7 +90,8 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0)
         total = sum(warm)
         shares = {}
         for label, needle in HOTSPOTS.items():
-            cum = sum(v[3] for k, v in stats.stats.items() if needle in f"{k[0]}:{k[2]}")  # type: ignore[attr-defined]
+            cum = max((v[3] for k, v in stats.stats.items() if needle in f"{k[0]}:{k[2]}"),  # type: ignore[attr-defined]
+                      default=0.0)
             shares[label] = round(cum / total, 3) if total else 0.0
         out["hotspot_share"] = shares
         buf = io.StringIO()
@@ -119,10 +122,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"reruns": args.reruns, "pages": [{k: v for k, v in r.items() if k != "profile"}
                                                            for r in results]}, indent=2))
         return 0
-    print(f"{'page':<12} {'cold s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
+    print(f"{'page':<12} {'first s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
     for r in results:
         flag = f"  EXCEPTION: {r['exceptions']}" if r["exceptions"] else ""
-        print(f"{r['page']:<12} {r['cold_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
+        print(f"{r['page']:<12} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
     for r in results:
         if "profile" in r:
             print(f"\n== {r['page']}: share of warm script time ==")

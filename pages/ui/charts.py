@@ -228,6 +228,41 @@ def _narrow_legends(node: Any, seen: set[str] | None = None) -> set[str]:
     return seen
 
 
+def _text_width(text: str, size: float = 13) -> float:
+    """Rough rendered width of `text` in px: CJK characters are square, Latin ones about half."""
+    return sum(size if ord(ch) > 0x2E80 else 0.55 * size for ch in text)
+
+
+def _split_title(text: str) -> list[str]:
+    """`text` as two lines, broken near its middle: before a parenthesis, else at a space or comma."""
+    middle = len(text) / 2
+    cuts = [i for i, ch in enumerate(text) if ch in " ,，（(" and 0 < i < len(text) - 1]
+    if not cuts:
+        cut = round(middle)
+    else:
+        cut = min(cuts, key=lambda i: abs(i - middle) - (3 if text[i] in "(（" else 0))
+    first, second = text[:cut].rstrip(" ,"), text[cut:].lstrip(" ")
+    if text[cut] in ",，":
+        first, second = text[:cut + 1], text[cut + 1:].lstrip(" ")
+    return [first, second]
+
+
+def _wrap_title(spec: dict[str, Any]) -> None:
+    """A chart title too long for a narrow plot (a phone) goes onto two lines there instead of
+    being cut off with an ellipsis; on a wide plot it stays one line."""
+    title = spec.get("title")
+    params = title if isinstance(title, dict) else {"text": title}
+    text = params.get("text")
+    if not isinstance(text, str):
+        return
+    size = params.get("fontSize", 13)
+    need = _text_width(text, size if isinstance(size, (int, float)) else 13)
+    if need < NARROW_PLOT - 40:
+        return
+    lines, whole = json.dumps(_split_title(text), ensure_ascii=False), json.dumps(text, ensure_ascii=False)
+    spec["title"] = {**params, "text": {"expr": f"width < {round(need)} ? {lines} : {whole}"}}
+
+
 def _view(chart: Any) -> tuple[dict[str, Any], int]:
     """One panel as the browser draws it: the container's width (`fit-x`: the plot, axes and legend
     fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes.
@@ -235,6 +270,7 @@ def _view(chart: Any) -> tuple[dict[str, Any], int]:
     spec, frames = _vega_lite(chart)
     spec.pop("width", None)
     spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+    _wrap_title(spec)
     if len(_narrow_legends(spec)) > 1:
         config = spec.setdefault("config", {})
         config["legend"] = {**config.get("legend", {}), "layout": {"expr": LEGEND_LAYOUT_EXPR}}

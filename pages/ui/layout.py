@@ -13,11 +13,25 @@ from typing import Any
 import streamlit as st
 
 SEPARATOR = r"\qquad"
+# An invisible strut (1.6 em above the baseline, 1 em below) opening each part of a formula: inline
+# math sizes a line to its own content, so a wrapped line of tall fractions would touch the next.
+STRUT = r"\rule[-1em]{0pt}{2.6em}"
+# A metric in a row is at least this wide, so a 360-px phone fits two per line (three would squash
+# their numbers) while a desktop still spreads four or five across the page.
+METRIC_MIN_WIDTH = "8rem"
+# (a metric directly in the row, or a metric with its caption in a small container in the row)
+METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
+              ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
+              '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
+              f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
 
 
 def metric_row(container: Any = None) -> Any:
-    """A horizontal container for metrics: call .metric(...) on it; items wrap onto new lines."""
-    return (container or st).container(horizontal=True, gap="medium")
+    """A row for metrics: call .metric(...) on it. Spread across the width like st.columns on a
+    desktop; on a phone the metrics wrap two per line instead of stacking one per line."""
+    where = container or st
+    where.html(METRIC_CSS)  # the same rule every time: a style, nothing drawn
+    return where.container(horizontal=True, gap="small")
 
 
 def formula_parts(tex: str) -> list[str]:
@@ -43,5 +57,5 @@ def formula(tex: str, container: Any = None) -> None:
     r"""Show `tex` centred in display style, as st.latex would, but free to wrap: each part between
     top-level \qquad separators is its own piece of math (KaTeX also breaks inside a part after a
     relation such as = or ⇒), so a phone shows the formula on several lines instead of cutting it."""
-    pieces = [f"$\\displaystyle {p}$" for p in formula_parts(tex)]
+    pieces = [f"$\\displaystyle {STRUT}{p}$" for p in formula_parts(tex)]
     (container or st).markdown(" \u2003 ".join(pieces), text_alignment="center")
