@@ -230,10 +230,9 @@ def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float 
 
 def open_sidebar(page: Any) -> None:
     """Expand the sidebar where it starts collapsed (phones)."""
-    if page.locator('[data-testid="stSidebar"][aria-expanded="true"]').count():
+    if not page.locator('[data-testid="stSidebar"][data-collapsed="true"]').count():
         return
-    opener = page.locator('[data-testid="stExpandSidebarButton"], '
-                          '[data-testid="stSidebarCollapsedControl"] button')
+    opener = page.locator('[data-testid="stExpandSidebarButton"]')
     if opener.count():
         opener.first.click()
-        page.locator('[data-testid="stSidebar"][aria-expanded="true"]').wait_for(timeout=10_000)
+        page.locator('[data-testid="stSidebar"][data-collapsed="false"]').wait_for(timeout=10_000)

@@ -101,6 +101,25 @@ def cached_renders(browser: Any, base: str, target: str, viewport: str, lang: st
     return out
 
 
+def measure_warm(browser: Any, base: str, target: str, viewport: str, args: argparse.Namespace,
+                 timeout_ms: float) -> tuple[list[float], list[float], float | None, list[float]]:
+    """(new-tab renders, cached renders, first rerun, cached reruns) of one page, in seconds."""
+    url = target_url(base, target, args.lang)
+    warm, page, context = [], None, None
+    try:
+        for _ in range(args.repeats):
+            if context is not None:
+                context.close()
+            seconds, context, page = first_render(browser, url, viewport, timeout_ms)
+            warm.append(seconds)
+        first, cached = reruns(page, args.repeats, timeout_ms)
+    finally:
+        if context is not None:
+            context.close()
+    nav = cached_renders(browser, base, target, viewport, args.lang, args.repeats, timeout_ms)
+    return warm, nav, first, cached
+
+
 def median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 3) if xs else None
 
@@ -117,13 +136,18 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         browser = launch_chromium(p)
         try:
             if args.cold:
-                for v in args.viewports:
+                for v in [v for v in args.viewports if v in args.cold_viewports]:
                     for t in targets:
                         log = LOGS / f"cold-{t.replace('/', '_').replace('?', '_')}-{v}.log"
-                        with serve(log) as base:
-                            seconds, context, _ = first_render(browser, target_url(base, t, args.lang), v,
-                                                               timeout_ms)
-                            context.close()
+                        try:
+                            with serve(log) as base:
+                                seconds, context, _ = first_render(browser, target_url(base, t, args.lang),
+                                                                   v, timeout_ms)
+                                context.close()
+                        except Exception as exc:  # one page failing must not lose the others' figures
+                            rows[(t, v)]["error"] = f"cold: {type(exc).__name__}: {str(exc)[:200]}"
+                            print(f"cold  {t:<14} {v:<8} FAILED {exc!s:.200}", file=sys.stderr)
+                            continue
                         rows[(t, v)]["cold_s"] = round(seconds, 3)
                         print(f"cold  {t:<14} {v:<8} {seconds:6.2f} s", file=sys.stderr)
             server = serve(LOGS / "warm.log") if args.url is None else contextlib.nullcontext(args.url)
@@ -134,16 +158,12 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                     context.close()
                 for v in args.viewports:
                     for t in targets:
-                        url = target_url(base, t, args.lang)
-                        warm, page, context = [], None, None
-                        for _ in range(args.repeats):
-                            if context is not None:
-                                context.close()
-                            seconds, context, page = first_render(browser, url, v, timeout_ms)
-                            warm.append(seconds)
-                        first, cached = reruns(page, args.repeats, timeout_ms)
-                        context.close()
-                        nav = cached_renders(browser, base, t, v, args.lang, args.repeats, timeout_ms)
+                        try:
+                            warm, nav, first, cached = measure_warm(browser, base, t, v, args, timeout_ms)
+                        except Exception as exc:  # one page failing must not lose the others' figures
+                            rows[(t, v)]["error"] = f"warm: {type(exc).__name__}: {str(exc)[:200]}"
+                            print(f"warm {t:<14} {v:<8} FAILED {exc!s:.200}", file=sys.stderr)
+                            continue
                         row = rows[(t, v)]
                         row.update(warm_s=[round(x, 3) for x in warm], warm_median_s=median(warm),
                                    nav_s=[round(x, 3) for x in nav], nav_median_s=median(nav),
@@ -171,6 +191,7 @@ def table(result: dict[str, Any]) -> str:
                      f" {f(r.get('nav_median_s')):>9} {f(r.get('rerun_median_s')):>8}"
                      f" {f(r.get('rerun_new_s')):>12}")
     la = result["load_average_1min"]
+    lines += [f"{r['page']} ({r['viewport']}): {r['error']}" for r in result["rows"] if r.get("error")]
     lines.append(f"({result['cpus']} CPUs; 1-min load average {la['min']}–{la['max']} during the run)")
     return "\n".join(lines)
 
@@ -185,6 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--viewports", nargs="+", default=["desktop", "phone"], choices=list(VIEWPORTS))
     ap.add_argument("--repeats", type=int, default=3, help="warm renders and reruns per page (default 3)")
     ap.add_argument("--no-cold", dest="cold", action="store_false", help="skip the fresh-server renders")
+    ap.add_argument("--cold-viewports", nargs="+", default=["desktop", "phone"], choices=list(VIEWPORTS),
+                    help="viewports timed on fresh servers (default: desktop phone)")
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
     ap.add_argument("--timeout", type=float, default=180, help="seconds one render may take (default 180)")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
