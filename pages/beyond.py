@@ -9,8 +9,11 @@ from core import beyond
 from pages.ui.charts import (
     OKABE_ITO,
     WIDTH,
+    Figure,
     dk_axis,
     dk_rule,
+    figure,
+    figure_cache,
     fmt_num,
     reduced_trials_note,
     run_with_progress,
@@ -20,6 +23,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_select, page_slider, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula
 
 DKS = [2**i for i in range(1, 11)]  # 2 … 1024
 RHO_CURVES = (0.0, 0.25, 0.5)
@@ -36,26 +40,10 @@ METHOD_COLOURS = {
 }
 LENGTH_COLOURS = {"none": OKABE_ITO[1], "log-n": OKABE_ITO[2], "ssmax": OKABE_ITO[0]}
 
-s = settings()
-st.title(t("beyond.title"))
-st.markdown(t("beyond.intro"))
-
-# ---------------------------------------------------------------- 1. correlated q and k
-st.header(t("beyond.corr.header"))
-st.markdown(t("beyond.corr.text"))
-st.latex(
-    r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
-    r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
-)
-rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, 0.3, step=0.05, help_key="beyond.rho_help")
-n_corr = min(s.n, N_CORR_MAX)
-rhos = sorted({*RHO_CURVES, round(rho, 2)})
-corr = run_with_progress(
-    beyond.correlated_sweep, dks=DKS, rhos=rhos, n=n_corr, trials=s.trials, seed=s.seed, fit=True
-)
-if corr is not None:
-    reduced_trials_note(corr["params"]["trials"], corr["params"]["trials_asked"], n_corr)
-    df = pd.DataFrame(corr["rows"])
+@figure_cache
+def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
+    """RMS of the raw score vs d_k at this ρ, against √d_k and ρ·d_k."""
+    df = pd.DataFrame(rows)
     at_rho = df[(df["rho"] == round(rho, 2)) & (df["scale"] == "sqrt")]
     names = [t("beyond.corr.measured"), t("beyond.corr.sqrt_ref"), t("beyond.corr.linear_ref")]
     long = pd.concat(
@@ -77,83 +65,59 @@ if corr is not None:
         y=alt.Y("value:Q", title=t("beyond.corr.rms.y"), scale=alt.Scale(type="log")),
         tooltip=["series:N", "dk:Q", alt.Tooltip("value:Q", format=".4g")],
     )
-    rms_chart = alt.layer(
+    chart = alt.layer(
         base.mark_line(strokeDash=[5, 4]).transform_filter(f"datum.series != '{names[0]}'"),
         base.mark_line(strokeWidth=2).transform_filter(f"datum.series == '{names[0]}'"),
         base.mark_point(filled=True, size=36).transform_filter(f"datum.series == '{names[0]}'"),
-        dk_rule(s.dk),
+        dk_rule(dk),
     ).properties(
         width=WIDTH,
         height=280,
         title=alt.TitleParams(t("beyond.corr.rms.title", rho=f"{rho:g}"), anchor="start"),
     )
-    show_chart(rms_chart, long, "beyond-correlated-rms")
+    return figure(chart, long)
 
-    cols = st.columns(2, gap="medium")
-    for col, scale in zip(cols, ("sqrt", "linear"), strict=True):
-        part = df[df["scale"] == scale].assign(rho_label=lambda d: d["rho"].map("ρ = {:g}".format))
-        labels = [f"ρ = {r:g}" for r in rhos]
-        base = alt.Chart(part).encode(
-            x=dk_axis(),
-            y=alt.Y("entropy_mean:Q", title=t("beyond.corr.entropy.y")),
-            color=alt.Color(
-                "rho_label:N",
-                title=t("beyond.corr.legend"),
-                sort=labels,
-                scale=alt.Scale(scheme="viridis", domain=labels),
-                legend=alt.Legend(orient="bottom"),
-            ),
-            tooltip=[
-                "rho_label:N",
-                "dk:Q",
-                alt.Tooltip("entropy_mean:Q", format=".3f"),
-                alt.Tooltip("entropy_se:Q", format=".2g"),
-            ],
-        )
-        ln_n = (
-            alt.Chart(pd.DataFrame({"y": [part["ln_n"].iloc[0]]}))
-            .mark_rule(strokeDash=[4, 4], color="#777777")
-            .encode(y="y:Q")
-        )
-        chart = alt.layer(
-            base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), ln_n
-        ).properties(
-            width=WIDTH,
-            height=260,
-            title=alt.TitleParams(
-                t("beyond.corr.entropy.title", n=n_corr, scale=scale_label(scale)), anchor="start"
-            ),
-        )
-        with col:
-            show_chart(chart, part.drop(columns=["rho_label"]), f"beyond-correlated-entropy-{scale}")
-    st.caption(t("beyond.corr.caption", trials=corr["params"]["trials"]))
 
-# ---------------------------------------------------------------- 2. growing norms
-st.header(t("beyond.norm.header"))
-st.markdown(t("beyond.norm.text"))
-st.latex(
-    r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
-    r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
-    r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
-)
-c1, c2 = st.columns(2)
-tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, 0.1, step=0.01, container=c1)
-cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, 50.0, step=5.0, container=c2)
-norm = run_with_progress(
-    beyond.norm_growth_sweep,
-    d_k=s.dk,
-    n=s.n,
-    alphas=ALPHAS,
-    rho=rho,
-    tau=tau,
-    cap=cap,
-    trials=s.trials,
-    seed=s.seed,
-    fit=True,
-)
-if norm is not None:
-    reduced_trials_note(norm["params"]["trials"], norm["params"]["trials_asked"], s.n)
-    df = pd.DataFrame(norm["rows"])
+@figure_cache
+def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int) -> Figure:
+    """Mean entropy vs d_k, one line per ρ, for one scale."""
+    df = pd.DataFrame(rows)
+    part = df[df["scale"] == scale].assign(rho_label=lambda d: d["rho"].map("ρ = {:g}".format))
+    labels = [f"ρ = {r:g}" for r in rhos]
+    base = alt.Chart(part).encode(
+        x=dk_axis(),
+        y=alt.Y("entropy_mean:Q", title=t("beyond.corr.entropy.y")),
+        color=alt.Color(
+            "rho_label:N",
+            title=t("beyond.corr.legend"),
+            sort=labels,
+            scale=alt.Scale(scheme="viridis", domain=labels),
+            legend=alt.Legend(orient="bottom"),
+        ),
+        tooltip=[
+            "rho_label:N",
+            "dk:Q",
+            alt.Tooltip("entropy_mean:Q", format=".3f"),
+            alt.Tooltip("entropy_se:Q", format=".2g"),
+        ],
+    )
+    ln_n = (
+        alt.Chart(pd.DataFrame({"y": [part["ln_n"].iloc[0]]}))
+        .mark_rule(strokeDash=[4, 4], color="#777777")
+        .encode(y="y:Q")
+    )
+    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), ln_n).properties(
+        width=WIDTH,
+        height=260,
+        title=alt.TitleParams(t("beyond.corr.entropy.title", n=n, scale=scale_label(scale)), anchor="start"),
+    )
+    return figure(chart, part.drop(columns=["rho_label"]))
+
+
+@figure_cache
+def norm_figure(rows: list[dict], y: str, dk: int, n: int, rho: float) -> Figure:
+    """Entropy or the largest |logit| vs the norm growth α, one line per method."""
+    df = pd.DataFrame(rows)
     df["method_label"] = df["method"].map(lambda m: t(f"beyond.method.{m}"))
     labels = [t(f"beyond.method.{m}") for m in beyond.NORM_METHODS]
     colour = alt.Color(
@@ -166,58 +130,27 @@ if norm is not None:
     x = alt.X(
         "alpha:Q", title=t("beyond.norm.alpha"), scale=alt.Scale(type="log", domain=[ALPHAS[0], ALPHAS[-1]])
     )
-    cols = st.columns(2, gap="medium")
-    for col, y, y_title, title, log_y, name in (
-        (
-            cols[0],
-            "entropy_mean",
-            t("beyond.norm.entropy.y"),
-            t("beyond.norm.entropy.title", dk=s.dk, n=s.n, rho=f"{rho:g}"),
-            False,
-            "beyond-norm-entropy",
-        ),
-        (
-            cols[1],
-            "max_abs_logit",
-            t("beyond.norm.logit.y"),
-            t("beyond.norm.logit.title"),
-            True,
-            "beyond-norm-logit",
-        ),
-    ):
-        base = alt.Chart(df).encode(
-            x=x,
-            y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear")),
-            color=colour,
-            tooltip=["method_label:N", "alpha:Q", alt.Tooltip(f"{y}:Q", format=".4g")],
-        )
-        chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30)).properties(
-            width=WIDTH, height=260, title=alt.TitleParams(title, anchor="start")
-        )
-        with col:
-            show_chart(chart, df.drop(columns=["method_label"]), name)
-    st.caption(t("beyond.norm.caption", cap=f"{cap:g}"))
+    if y == "entropy_mean":
+        y_title, title, log_y = (t("beyond.norm.entropy.y"),
+                                 t("beyond.norm.entropy.title", dk=dk, n=n, rho=f"{rho:g}"), False)
+    else:
+        y_title, title, log_y = t("beyond.norm.logit.y"), t("beyond.norm.logit.title"), True
+    base = alt.Chart(df).encode(
+        x=x,
+        y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear")),
+        color=colour,
+        tooltip=["method_label:N", "alpha:Q", alt.Tooltip(f"{y}:Q", format=".4g")],
+    )
+    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30)).properties(
+        width=WIDTH, height=260, title=alt.TitleParams(title, anchor="start")
+    )
+    return figure(chart, df.drop(columns=["method_label"]))
 
-# ---------------------------------------------------------------- 3. many keys
-st.header(t("beyond.len.header"))
-st.markdown(t("beyond.len.text"))
-st.latex(
-    r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
-    r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
-    r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
-)
-s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, 0.5, step=0.05)
-length = run_with_progress(
-    beyond.length_sweep,
-    ns=NS,
-    d_k=s.dk,
-    rho=rho,
-    s_param=s_param,
-    trials=min(s.trials, LEN_TRIALS),
-    seed=s.seed,
-)
-if length is not None:
-    df = pd.DataFrame(length["rows"])
+
+@figure_cache
+def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: float) -> Figure:
+    """Entropy ("entropy") or the target key's weight ("target") vs the number of keys n, per method."""
+    df = pd.DataFrame(rows)
     df["method_label"] = df["method"].map(lambda m: t(f"beyond.length.{m}", s=f"{s_param:g}"))
     labels = [t(f"beyond.length.{m}", s=f"{s_param:g}") for m in beyond.LENGTH_METHODS]
     colour = alt.Color(
@@ -234,83 +167,57 @@ if length is not None:
         axis=alt.Axis(values=NS, format="d"),
     )
     refs = df[df["method"] == "none"]
-    ref_rows = [pd.DataFrame({"n": refs["n"], "y": refs["ln_n"], "ref": t("beyond.len.ln_n")})]
-    if refs["theory_entropy"].notna().all():
-        ref_rows.append(
-            pd.DataFrame({"n": refs["n"], "y": refs["theory_entropy"], "ref": t("beyond.len.theory")})
-        )
-    ref_df = pd.concat(ref_rows)
-    ref = (
-        alt.Chart(ref_df)
-        .mark_line(strokeDash=[4, 4], color="#777777")
-        .encode(x=x, y="y:Q", detail="ref:N", tooltip=["ref:N", "n:Q", alt.Tooltip("y:Q", format=".3f")])
-    )
     base = alt.Chart(df).encode(x=x, color=colour)
-    ent = alt.layer(
-        ref,
-        base.mark_line(strokeWidth=2).encode(y=alt.Y("entropy_mean:Q", title=t("beyond.len.entropy.y"))),
-        base.mark_point(filled=True, size=30).encode(
-            y="entropy_mean:Q", tooltip=["method_label:N", "n:Q", alt.Tooltip("entropy_mean:Q", format=".3f")]
-        ),
-    ).properties(
-        width=WIDTH,
-        height=260,
-        title=alt.TitleParams(t("beyond.len.entropy.title", dk=s.dk, rho=f"{rho:g}"), anchor="start"),
-    )
-    uni = (
-        alt.Chart(refs.assign(ref=t("beyond.len.uniform")))
-        .mark_line(strokeDash=[4, 4], color="#777777")
-        .encode(
-            x=x, y="uniform_weight:Q", tooltip=["ref:N", "n:Q", alt.Tooltip("uniform_weight:Q", format=".3g")]
+    if which == "entropy":
+        ref_rows = [pd.DataFrame({"n": refs["n"], "y": refs["ln_n"], "ref": t("beyond.len.ln_n")})]
+        if refs["theory_entropy"].notna().all():
+            ref_rows.append(
+                pd.DataFrame({"n": refs["n"], "y": refs["theory_entropy"], "ref": t("beyond.len.theory")})
+            )
+        ref = (
+            alt.Chart(pd.concat(ref_rows))
+            .mark_line(strokeDash=[4, 4], color="#777777")
+            .encode(x=x, y="y:Q", detail="ref:N", tooltip=["ref:N", "n:Q", alt.Tooltip("y:Q", format=".3f")])
         )
-    )
-    y_t = alt.Y("target_weight_mean:Q", title=t("beyond.len.target.y"), scale=alt.Scale(type="log"))
-    tgt = alt.layer(
-        uni,
-        base.mark_line(strokeWidth=2).encode(y=y_t),
-        base.mark_point(filled=True, size=30).encode(
-            y=y_t, tooltip=["method_label:N", "n:Q", alt.Tooltip("target_weight_mean:Q", format=".3g")]
-        ),
-    ).properties(width=WIDTH, height=260, title=alt.TitleParams(t("beyond.len.target.title"), anchor="start"))
-    cols = st.columns(2, gap="medium")
-    with cols[0]:
-        show_chart(ent, df.drop(columns=["method_label"]), "beyond-length-entropy")
-    with cols[1]:
-        show_chart(tgt, df.drop(columns=["method_label"]), "beyond-length-target")
-    st.caption(t("beyond.len.caption", trials=length["params"]["trials"]))
-    if rho == 0:
-        st.caption(t("beyond.len.rho0"))
+        chart = alt.layer(
+            ref,
+            base.mark_line(strokeWidth=2).encode(y=alt.Y("entropy_mean:Q", title=t("beyond.len.entropy.y"))),
+            base.mark_point(filled=True, size=30).encode(
+                y="entropy_mean:Q",
+                tooltip=["method_label:N", "n:Q", alt.Tooltip("entropy_mean:Q", format=".3f")],
+            ),
+        ).properties(
+            width=WIDTH,
+            height=260,
+            title=alt.TitleParams(t("beyond.len.entropy.title", dk=dk, rho=f"{rho:g}"), anchor="start"),
+        )
+    else:
+        uni = (
+            alt.Chart(refs.assign(ref=t("beyond.len.uniform")))
+            .mark_line(strokeDash=[4, 4], color="#777777")
+            .encode(
+                x=x, y="uniform_weight:Q",
+                tooltip=["ref:N", "n:Q", alt.Tooltip("uniform_weight:Q", format=".3g")],
+            )
+        )
+        y_t = alt.Y("target_weight_mean:Q", title=t("beyond.len.target.y"), scale=alt.Scale(type="log"))
+        chart = alt.layer(
+            uni,
+            base.mark_line(strokeWidth=2).encode(y=y_t),
+            base.mark_point(filled=True, size=30).encode(
+                y=y_t, tooltip=["method_label:N", "n:Q", alt.Tooltip("target_weight_mean:Q", format=".3g")]
+            ),
+        ).properties(
+            width=WIDTH, height=260, title=alt.TitleParams(t("beyond.len.target.title"), anchor="start")
+        )
+    return figure(chart, df.drop(columns=["method_label"]))
 
-# ---------------------------------------------------------------- 4. real initialisations
-st.header(t("beyond.init.header"))
-st.markdown(t("beyond.init.text"))
-st.latex(
-    r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
-    r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
-    r"\operatorname{Var}(q)\operatorname{Var}(k)"
-)
-d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, "768"))
-dk_init = min(s.dk, d_model)
-if dk_init < s.dk:
-    st.info(t("beyond.init.dk_clamped", dk=s.dk, used=dk_init), icon=":material/tune:")
-init = run_with_progress(beyond.init_variance, d_model=d_model, d_k=dk_init, seed=s.seed)
-if init is not None:
-    df = pd.DataFrame(init["rows"])
+
+@figure_cache
+def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
+    """Var of the scaled logit per initialisation scheme (bars), its theory (ticks) and 1."""
+    df = pd.DataFrame(rows)
     df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
-    st.dataframe(
-        pd.DataFrame(
-            {
-                t("beyond.init.col.scheme"): df["scheme_label"],
-                t("beyond.init.col.var_q"): df["var_q"].map(fmt_num),
-                t("beyond.init.col.se"): df["var_q_se"].map(lambda v: fmt_num(v, 2)),
-                t("beyond.init.col.var_q_theory"): df["theory_var_q"].map(fmt_num),
-                t("beyond.init.col.var_logit"): df["var_logit"].map(fmt_num),
-                t("beyond.init.col.var_logit_theory"): df["theory_var_logit"].map(fmt_num),
-            }
-        ),
-        hide_index=True,
-        width="stretch",
-    )
     labels = list(df["scheme_label"])
     bars = (
         alt.Chart(df)
@@ -339,9 +246,130 @@ if init is not None:
     chart = alt.layer(bars, ticks, one).properties(
         width=WIDTH,
         height=200,
-        title=alt.TitleParams(t("beyond.init.chart.title", d_model=d_model, dk=dk_init), anchor="start"),
+        title=alt.TitleParams(t("beyond.init.chart.title", d_model=d_model, dk=dk), anchor="start"),
     )
-    show_chart(chart, df.drop(columns=["scheme_label"]), "beyond-init")
+    return figure(chart, df.drop(columns=["scheme_label"]))
+
+
+
+s = settings()
+st.title(t("beyond.title"))
+st.markdown(t("beyond.intro"))
+
+# ---------------------------------------------------------------- 1. correlated q and k
+st.header(t("beyond.corr.header"))
+st.markdown(t("beyond.corr.text"))
+formula(
+    r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
+    r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
+)
+rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, 0.3, step=0.05, help_key="beyond.rho_help")
+n_corr = min(s.n, N_CORR_MAX)
+rhos = sorted({*RHO_CURVES, round(rho, 2)})
+corr = run_with_progress(
+    beyond.correlated_sweep, dks=DKS, rhos=rhos, n=n_corr, trials=s.trials, seed=s.seed, fit=True
+)
+if corr is not None:
+    reduced_trials_note(corr["params"]["trials"], corr["params"]["trials_asked"], n_corr)
+    show_chart(rms_figure(corr["rows"], rho, s.dk), name="beyond-correlated-rms")
+    cols = st.columns(2, gap="medium")
+    for col, scale in zip(cols, ("sqrt", "linear"), strict=True):
+        with col:
+            show_chart(corr_entropy_figure(corr["rows"], rhos, scale, n_corr),
+                       name=f"beyond-correlated-entropy-{scale}")
+    st.caption(t("beyond.corr.caption", trials=corr["params"]["trials"]))
+
+# ---------------------------------------------------------------- 2. growing norms
+st.header(t("beyond.norm.header"))
+st.markdown(t("beyond.norm.text"))
+formula(
+    r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
+    r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
+    r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
+)
+c1, c2 = st.columns(2)
+tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, 0.1, step=0.01, container=c1)
+cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, 50.0, step=5.0, container=c2)
+norm = run_with_progress(
+    beyond.norm_growth_sweep,
+    d_k=s.dk,
+    n=s.n,
+    alphas=ALPHAS,
+    rho=rho,
+    tau=tau,
+    cap=cap,
+    trials=s.trials,
+    seed=s.seed,
+    fit=True,
+)
+if norm is not None:
+    reduced_trials_note(norm["params"]["trials"], norm["params"]["trials_asked"], s.n)
+    cols = st.columns(2, gap="medium")
+    with cols[0]:
+        show_chart(norm_figure(norm["rows"], "entropy_mean", s.dk, s.n, rho), name="beyond-norm-entropy")
+    with cols[1]:
+        show_chart(norm_figure(norm["rows"], "max_abs_logit", s.dk, s.n, rho), name="beyond-norm-logit")
+    st.caption(t("beyond.norm.caption", cap=f"{cap:g}"))
+
+# ---------------------------------------------------------------- 3. many keys
+st.header(t("beyond.len.header"))
+st.markdown(t("beyond.len.text"))
+formula(
+    r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
+    r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
+    r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
+)
+s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, 0.5, step=0.05)
+length = run_with_progress(
+    beyond.length_sweep,
+    ns=NS,
+    d_k=s.dk,
+    rho=rho,
+    s_param=s_param,
+    trials=min(s.trials, LEN_TRIALS),
+    seed=s.seed,
+)
+if length is not None:
+    cols = st.columns(2, gap="medium")
+    with cols[0]:
+        show_chart(length_figure(length["rows"], "entropy", s.dk, rho, s_param), name="beyond-length-entropy")
+    with cols[1]:
+        show_chart(length_figure(length["rows"], "target", s.dk, rho, s_param), name="beyond-length-target")
+    st.caption(t("beyond.len.caption", trials=length["params"]["trials"]))
+    if rho == 0:
+        st.caption(t("beyond.len.rho0"))
+
+# ---------------------------------------------------------------- 4. real initialisations
+st.header(t("beyond.init.header"))
+st.markdown(t("beyond.init.text"))
+formula(
+    r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
+    r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
+    r"\operatorname{Var}(q)\operatorname{Var}(k)"
+)
+d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, "768"))
+dk_init = min(s.dk, d_model)
+if dk_init < s.dk:
+    st.info(t("beyond.init.dk_clamped", dk=s.dk, used=dk_init), icon=":material/tune:")
+init = run_with_progress(beyond.init_variance, d_model=d_model, d_k=dk_init, seed=s.seed)
+if init is not None:
+    df = pd.DataFrame(init["rows"])
+    df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
+    st.dataframe(
+        pd.DataFrame(
+            {
+                t("beyond.init.col.scheme"): df["scheme_label"],
+                t("beyond.init.col.var_q"): df["var_q"].map(fmt_num),
+                t("beyond.init.col.se"): df["var_q_se"].map(lambda v: fmt_num(v, 2)),
+                t("beyond.init.col.var_q_theory"): df["theory_var_q"].map(fmt_num),
+                t("beyond.init.col.var_logit"): df["var_logit"].map(fmt_num),
+                t("beyond.init.col.var_logit_theory"): df["theory_var_logit"].map(fmt_num),
+            }
+        ),
+        hide_index=True,
+        width="stretch",
+    )
+    show_chart(init_figure(init["rows"], d_model, dk_init), name="beyond-init")
     st.caption(
         t("beyond.init.caption", instances=init["params"]["instances"], tokens=init["params"]["tokens"])
     )

@@ -10,9 +10,20 @@ import pandas as pd
 import streamlit as st
 
 from core import cost
-from pages.ui.charts import HEIGHT, WIDTH, fmt_num, run_with_progress, show_chart, what_to_notice
+from pages.ui.charts import (
+    HEIGHT,
+    WIDTH,
+    Figure,
+    figure,
+    figure_cache,
+    fmt_num,
+    run_with_progress,
+    show_chart,
+    what_to_notice,
+)
 from pages.ui.controls import device_text, page_select, page_slider, page_toggle, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula
 
 N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
 D_RANGES = ("8-64", "16-128", "32-256", "64-512")
@@ -138,6 +149,37 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
         width=WIDTH, height=CHART_HEIGHT, title=title)
 
 
+def labelled(rows: list[dict]) -> pd.DataFrame:
+    """Core's rows with the translated series label and measured / extrapolated kind."""
+    df = pd.DataFrame(rows)
+    df["label"] = [series_label(i, e) for i, e in zip(df["impl"], df["engine"], strict=True)]
+    df["kind"] = [t("cost.kind.measured") if m else t("cost.kind.extrapolated") for m in df["measured"]]
+    return df
+
+
+@figure_cache
+def time_figure(rows: list[dict], axis: str, x_title: str, values: list[int], title: str) -> Figure:
+    """time_chart of the sweep along `axis` ("n" or "d")."""
+    df = labelled(rows)
+    part = df[df["axis"] == axis]
+    return figure(time_chart(part, axis, x_title, values, title), part.drop(columns=["label", "kind"]))
+
+
+@figure_cache
+def ratio_figure(ratios: list[dict], values: list[int]) -> Figure:
+    df = labelled(ratios)
+    return figure(ratio_chart(df, values), df.drop(columns=["label", "kind"]))
+
+
+@figure_cache
+def gflops_figure(rows: list[dict], peak: dict, values: list[int]) -> Figure:
+    df = labelled(rows)
+    by_n = df[df["axis"] == "n"]
+    return figure(gflops_chart(by_n, peak, values),
+                  by_n[["series", "n", "d", "d_h", "flops", "seconds", "gflops_per_s", "bound_gflops_per_s",
+                        "measured"]])
+
+
 def tex(key: str) -> str:
     """A translated phrase inside st.latex."""
     return r"\text{" + t(key) + "}"
@@ -155,18 +197,18 @@ st.markdown(t("cost.claim"))
 
 with st.expander(t("cost.formulas"), expanded=True):
     st.markdown(t("cost.formulas.dot"))
-    st.latex(r"S=\frac{QK^{\top}}{\sqrt{d_k}}:\quad 2n^2 d_k\;(+\,n^2 \exp),"
-             r"\qquad O=\operatorname{softmax}(S)\,V:\quad 2n^2 d_v")
+    formula(r"S=\frac{QK^{\top}}{\sqrt{d_k}}:\quad 2n^2 d_k\;(+\,n^2 \exp),"
+            r"\qquad O=\operatorname{softmax}(S)\,V:\quad 2n^2 d_v")
     st.markdown(t("cost.formulas.additive"))
-    st.latex(r"s_{ij}=v^{\top}\tanh\!\left(W_1 q_i + W_2 k_j\right),\quad "
-             r"W_1, W_2\in\mathbb{R}^{d_h\times d},\; v\in\mathbb{R}^{d_h}")
-    st.latex(tex("cost.tex.naive") + r":\; \underbrace{4\,n^2 d\, d_h}_{" + tex("cost.tex.per_pair")
-             + r"} + 3\,n^2 d_h \qquad " + tex("cost.tex.factored")
-             + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
-             + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
+    formula(r"s_{ij}=v^{\top}\tanh\!\left(W_1 q_i + W_2 k_j\right),\quad "
+            r"W_1, W_2\in\mathbb{R}^{d_h\times d},\; v\in\mathbb{R}^{d_h}")
+    formula(tex("cost.tex.naive") + r":\; \underbrace{4\,n^2 d\, d_h}_{" + tex("cost.tex.per_pair")
+            + r"} + 3\,n^2 d_h \qquad " + tex("cost.tex.factored")
+            + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
+            + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
     st.markdown(t("cost.formulas.memory"))
-    st.latex(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
-             + r" n^2\;(" + tex("cost.tex.dot") + ")")
+    formula(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
+            + r" n^2\;(" + tex("cost.tex.dot") + ")")
     st.caption(t("cost.formulas.note"))
 
 st.subheader(t("cost.controls"))
@@ -194,9 +236,6 @@ res = run_with_progress(cost.explore, ns=ns, ds=ds, d_h=d_h, d_at=d_at, torch_re
 
 if res is not None:
     p = res["params"]
-    rows = pd.DataFrame(res["rows"])
-    rows["label"] = [series_label(i, e) for i, e in zip(rows["impl"], rows["engine"], strict=True)]
-    rows["kind"] = [t("cost.kind.measured") if m else t("cost.kind.extrapolated") for m in rows["measured"]]
     timer = next((r["timer"] for r in res["rows"] if r["measured"]), "perf_counter")
     dh_text = "d" if p["d_h"] is None else str(p["d_h"])
     st.caption(t("cost.setup", device=device_text(res["backend"]), dtype=p["dtype"], d_at=p["d_at"],
@@ -206,14 +245,13 @@ if res is not None:
         st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms,
                      level=round(100 * p["level"])))
 
-    by_n, by_d = rows[rows["axis"] == "n"], rows[rows["axis"] == "d"]
     left, right = st.columns(2, gap="medium")
     with left:
-        show_chart(time_chart(by_n, "n", t("cost.axis.n"), ns, t("cost.chart.time_n")),
-                   by_n.drop(columns=["label", "kind"]), "cost-time-vs-n")
+        show_chart(time_figure(res["rows"], "n", t("cost.axis.n"), ns, t("cost.chart.time_n")),
+                   name="cost-time-vs-n")
     with right:
-        show_chart(time_chart(by_d, "d", t("cost.axis.d"), ds, t("cost.chart.time_d")),
-                   by_d.drop(columns=["label", "kind"]), "cost-time-vs-d")
+        show_chart(time_figure(res["rows"], "d", t("cost.axis.d"), ds, t("cost.chart.time_d")),
+                   name="cost-time-vs-d")
 
     st.subheader(t("cost.fits"))
     level = round(100 * p["level"])
@@ -229,19 +267,12 @@ if res is not None:
     st.dataframe(fits, hide_index=True)
     st.caption(t("cost.fits.caption", level=level))
 
-    ratios = pd.DataFrame(res["ratios"])
     left, right = st.columns(2, gap="medium")
     with left:
-        if not ratios.empty:
-            ratios["label"] = [series_label(i, e) for i, e in zip(ratios["impl"], ratios["engine"],
-                                                                  strict=True)]
-            ratios["kind"] = [t("cost.kind.measured") if m else t("cost.kind.extrapolated")
-                              for m in ratios["measured"]]
-            show_chart(ratio_chart(ratios, ns), ratios.drop(columns=["label", "kind"]), "cost-ratio")
+        if res["ratios"]:
+            show_chart(ratio_figure(res["ratios"], ns), name="cost-ratio")
     with right:
-        show_chart(gflops_chart(by_n, res["peak"], ns),
-                   by_n[["series", "n", "d", "d_h", "flops", "seconds", "gflops_per_s", "bound_gflops_per_s",
-                         "measured"]], "cost-gflops")
+        show_chart(gflops_figure(res["rows"], res["peak"], ns), name="cost-gflops")
     peak = res["peak"]
     gemm, tanh = fmt_num(peak["gemm_flops_per_s"] / 1e9, 3), fmt_num(peak["tanh_per_s"] / 1e9, 3)
     if peak.get("fp32_flops_per_s"):

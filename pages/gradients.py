@@ -7,27 +7,77 @@ import streamlit as st
 from core import figure_budget, views
 from pages.ui.charts import (
     WIDTH,
+    Figure,
     cached,
     dk_axis,
     dk_rule,
+    figure,
+    figure_cache,
     fmt_num,
     run_with_progress,
     scale_colours,
     scale_label,
     show_chart,
-    sweep_lines,
+    sweep_figure,
     what_to_notice,
     with_scale_labels,
 )
 from pages.ui.controls import page_select, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula, metric_row
+
+JAC_SIDE = 340  # the Jacobian heat map's plot, px (square on a desktop)
+
+
+@figure_cache
+def norm_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
+    """Median and mean ‖∂L/∂q‖ vs d_k per scale (solid and dashed)."""
+    df = with_scale_labels(rows)
+    long = df.melt(id_vars=["dk", "scale", "scale_label"], var_name="stat", value_name="norm",
+                   value_vars=["grad_q_norm_median", "grad_q_norm_mean"])
+    long["stat"] = long["stat"].map({"grad_q_norm_median": t("gradients.stat.median"),
+                                     "grad_q_norm_mean": t("gradients.stat.mean")})
+    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(scales),
+                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
+    dash = alt.StrokeDash("stat:N", title=t("gradients.stat"),
+                          scale=alt.Scale(domain=[t("gradients.stat.median"), t("gradients.stat.mean")],
+                                          range=[[1, 0], [6, 4]]),
+                          legend=alt.Legend(orient="bottom"))
+    base = alt.Chart(long).encode(
+        x=dk_axis(), y=alt.Y("norm:Q", title=t("gradients.norm.y"), scale=alt.Scale(type="log")),
+        color=colour, strokeDash=dash,
+        tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                 alt.Tooltip("stat:N", title=t("gradients.stat")), alt.Tooltip("dk:Q", title="d_k"),
+                 alt.Tooltip("norm:Q", format=".3g", title=t("gradients.norm.y"))])
+    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), dk_rule(dk)
+                      ).properties(width=WIDTH, height=300, title=alt.TitleParams(
+                          t("gradients.norm.title"), anchor="start"))
+    return figure(chart, long[["dk", "scale", "stat", "norm"]])
+
+
+@figure_cache
+def jacobian_figure(cells: list[dict], scale: str) -> Figure:
+    """One row's softmax Jacobian J = diag(p) − ppᵀ as a heat map."""
+    jac = pd.DataFrame(cells).rename(columns={"value": "J"})
+    chart = alt.Chart(jac).mark_rect().encode(
+        x=alt.X("j:O", title=t("gradients.jac.col"), axis=alt.Axis(labelOverlap=True, labelAngle=0)),
+        y=alt.Y("i:O", title=t("gradients.jac.row"), axis=alt.Axis(labelOverlap=True)),
+        color=alt.Color("J:Q", title=t("gradients.jac.value"),
+                        scale=alt.Scale(scheme="blueorange", domainMid=0),
+                        legend=alt.Legend(orient="bottom", direction="horizontal")),
+        tooltip=[alt.Tooltip("i:O", title="i"), alt.Tooltip("j:O", title="j"),
+                 alt.Tooltip("J:Q", format=".3g", title=t("gradients.jac.value"))],
+    ).properties(width=JAC_SIDE, height=JAC_SIDE, title=alt.TitleParams(
+        t("gradients.jac.title", scale=scale_label(scale)), anchor="start"))
+    return figure(chart, jac, max_width=JAC_SIDE + 70)
+
 
 s = settings()
 st.title(t("gradients.title"))
 st.markdown(t("gradients.claim"))
-st.latex(r"L=g\cdot p,\quad p=\operatorname{softmax}(c\,Kq),\quad "
-         r"\frac{\partial L}{\partial q}=c\,K^{\top}Jg,\quad J=\operatorname{diag}(p)-pp^{\top},\quad "
-         r"\|J\|_2\le 1-\|p\|^2\le 2\,(1-\max_j p_j)")
+formula(r"L=g\cdot p,\quad p=\operatorname{softmax}(c\,Kq),\quad "
+        r"\frac{\partial L}{\partial q}=c\,K^{\top}Jg,\quad J=\operatorname{diag}(p)-pp^{\top},\quad "
+        r"\|J\|_2\le 1-\|p\|^2\le 2\,(1-\max_j p_j)")
 
 view = run_with_progress(views.gradient_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
@@ -44,36 +94,15 @@ if view is not None:
         col.metric(t("gradients.metric.jnorm", scale=label), fmt_num(row["jacobian_norm_median"]))
     st.caption(t("gradients.metrics_caption", dk=s.dk, n=s.n, trials=view["trials"]))
 
-    df = with_scale_labels(view["rows"])
-    long = df.melt(id_vars=["dk", "scale", "scale_label"], var_name="stat", value_name="norm",
-                   value_vars=["grad_q_norm_median", "grad_q_norm_mean"])
-    long["stat"] = long["stat"].map({"grad_q_norm_median": t("gradients.stat.median"),
-                                     "grad_q_norm_mean": t("gradients.stat.mean")})
     left, right = st.columns(2, gap="medium")
     with left:
-        colour = alt.Color("scale_label:N", title=t("common.legend.scale"),
-                           scale=scale_colours(view["scales"]),
-                           legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
-        dash = alt.StrokeDash("stat:N", title=t("gradients.stat"),
-                              scale=alt.Scale(domain=[t("gradients.stat.median"), t("gradients.stat.mean")],
-                                              range=[[1, 0], [6, 4]]),
-                              legend=alt.Legend(orient="bottom"))
-        base = alt.Chart(long).encode(
-            x=dk_axis(), y=alt.Y("norm:Q", title=t("gradients.norm.y"), scale=alt.Scale(type="log")),
-            color=colour, strokeDash=dash,
-            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                     alt.Tooltip("stat:N", title=t("gradients.stat")), alt.Tooltip("dk:Q", title="d_k"),
-                     alt.Tooltip("norm:Q", format=".3g", title=t("gradients.norm.y"))])
-        chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), dk_rule(s.dk)
-                          ).properties(width=WIDTH, height=300, title=alt.TitleParams(
-                              t("gradients.norm.title"), anchor="start"))
-        show_chart(chart, long[["dk", "scale", "stat", "norm"]], "gradients-norm")
+        show_chart(norm_figure(view["rows"], view["scales"], s.dk), name="gradients-norm")
         st.caption(t("gradients.gap"))
     with right:
-        chart = sweep_lines(df, "jacobian_norm_median", t("gradients.jnorm.y"), view["scales"], s.dk,
-                            title=t("gradients.jnorm.title"), height=300)
-        show_chart(chart, df[["dk", "n", "scale", "jacobian_norm_median", "jacobian_norm_mean"]],
-                   "gradients-jacobian-norm")
+        fig = sweep_figure(view["rows"], "jacobian_norm_median", t("gradients.jnorm.y"), view["scales"], s.dk,
+                           columns=("dk", "n", "scale", "jacobian_norm_median", "jacobian_norm_mean"),
+                           title=t("gradients.jnorm.title"), height=300)
+        show_chart(fig, name="gradients-jacobian-norm")
 
     usable = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
     scale = page_select("grad_scale", "gradients.scale", usable, usable[0], format_func=scale_label)
@@ -81,18 +110,7 @@ if view is not None:
     draw = cached(views.one_draw, dk=s.dk, n=s.n, scale=scale, seed=s.seed, query=0)
     if draw is not None:
         with left:
-            jac = pd.DataFrame(draw["jacobian"]).rename(columns={"value": "J"})
-            chart = alt.Chart(jac).mark_rect().encode(
-                x=alt.X("j:O", title=t("gradients.jac.col"), axis=alt.Axis(labelOverlap=True, labelAngle=0)),
-                y=alt.Y("i:O", title=t("gradients.jac.row"), axis=alt.Axis(labelOverlap=True)),
-                color=alt.Color("J:Q", title=t("gradients.jac.value"),
-                                scale=alt.Scale(scheme="blueorange", domainMid=0),
-                                legend=alt.Legend(orient="bottom", direction="horizontal")),
-                tooltip=[alt.Tooltip("i:O", title="i"), alt.Tooltip("j:O", title="j"),
-                         alt.Tooltip("J:Q", format=".3g", title=t("gradients.jac.value"))],
-            ).properties(width=340, height=340, title=alt.TitleParams(
-                t("gradients.jac.title", scale=scale_label(scale)), anchor="start"))
-            show_chart(chart, jac, "gradients-jacobian")
+            show_chart(jacobian_figure(draw["jacobian"], scale), name="gradients-jacobian")
             st.caption(t("gradients.jac.caption", norm=fmt_num(draw["jacobian_norm"]), inv_n=fmt_num(1 / s.n),
                          maxw=fmt_num(draw["row_max_weight"])))
             if draw["jacobian_factor"] > 1:
@@ -102,10 +120,10 @@ if view is not None:
         with right:
             st.markdown(f"**{t('gradients.check.title')}**")
             st.caption(t("gradients.check.intro"))
-            c1, c2, c3 = st.columns(3)
-            c1.metric(t("gradients.check.abs"), fmt_num(check["max_abs_diff"], 2))
-            c2.metric(t("gradients.check.rel"), fmt_num(check["max_rel_diff"], 2))
-            c3.metric(t("gradients.check.norm"), fmt_num(check["grad_norm"]))
+            metrics = metric_row()
+            metrics.metric(t("gradients.check.abs"), fmt_num(check["max_abs_diff"], 2))
+            metrics.metric(t("gradients.check.rel"), fmt_num(check["max_rel_diff"], 2))
+            metrics.metric(t("gradients.check.norm"), fmt_num(check["grad_norm"]))
             if check["grad_norm_autograd"] == 0 and check["grad_norm"] == 0:
                 st.info(t("gradients.check.zero"))
             elif check["agrees"]:

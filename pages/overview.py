@@ -9,19 +9,19 @@ from pages.ui.charts import (
     run_with_progress,
     scale_label,
     show_chart,
-    sweep_lines,
+    sweep_figure,
     what_to_notice,
-    with_scale_labels,
 )
 from pages.ui.controls import settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula, metric_row
 
 s = settings()
 st.title(t("overview.title"))
 st.markdown(t("overview.claim"))
-st.latex(r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V,"
-         r"\qquad \operatorname{Var}(q\cdot k)=d_k \;\Rightarrow\; "
-         r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
+formula(r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V,"
+        r"\qquad \operatorname{Var}(q\cdot k)=d_k \;\Rightarrow\; "
+        r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
 
 summary = run_with_progress(views.overview_summary, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials,
@@ -30,38 +30,39 @@ if summary is not None:
     here = views.at_dk(summary, s.dk)
     for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    df = with_scale_labels(summary["rows"])
+    rows, scales = summary["rows"], summary["scales"]
     st.subheader(t("overview.story"))
     left, right = st.columns(2, gap="medium")
     with left:
-        chart = sweep_lines(df, "var_scaled", t("overview.axis.var"), summary["scales"], s.dk,
-                            title=t("overview.step1"), height=HEIGHT - 40,
-                            tooltips=(("theory_var_scaled", "theory"),))
-        show_chart(chart, df[["dk", "scale", "var_scaled", "theory_var_scaled"]], "overview-variance")
+        fig = sweep_figure(rows, "var_scaled", t("overview.axis.var"), scales, s.dk,
+                           columns=("dk", "scale", "var_scaled", "theory_var_scaled"),
+                           title=t("overview.step1"), height=HEIGHT - 40,
+                           tooltips=(("theory_var_scaled", "theory"),))
+        show_chart(fig, name="overview-variance")
     with right:
-        chart = sweep_lines(df, "max_weight_mean", t("overview.axis.max_weight"), summary["scales"], s.dk,
-                            log_y=False, y_domain=(0.0, 1.0), title=t("overview.step2"),
-                            height=HEIGHT - 40)
-        show_chart(chart, df[["dk", "scale", "max_weight_mean", "entropy_mean"]], "overview-saturation")
+        fig = sweep_figure(rows, "max_weight_mean", t("overview.axis.max_weight"), scales, s.dk,
+                           columns=("dk", "scale", "max_weight_mean", "entropy_mean"),
+                           log_y=False, y_domain=(0.0, 1.0), title=t("overview.step2"), height=HEIGHT - 40)
+        show_chart(fig, name="overview-saturation")
     left, right = st.columns(2, gap="medium")
     with left:
-        chart = sweep_lines(df, "grad_q_norm_median", t("overview.axis.grad"), summary["scales"], s.dk,
-                            title=t("overview.step3"), height=HEIGHT - 40,
-                            tooltips=(("grad_q_norm_mean", "mean"),))
-        show_chart(chart, df[["dk", "scale", "grad_q_norm_median", "grad_q_norm_mean"]],
-                   "overview-gradients")
+        fig = sweep_figure(rows, "grad_q_norm_median", t("overview.axis.grad"), scales, s.dk,
+                           columns=("dk", "scale", "grad_q_norm_median", "grad_q_norm_mean"),
+                           title=t("overview.step3"), height=HEIGHT - 40,
+                           tooltips=(("grad_q_norm_mean", "mean"),))
+        show_chart(fig, name="overview-gradients")
     with right:
         st.markdown(f"**{t('overview.step4')}**")
         st.caption(t("overview.at_dk", dk=s.dk, n=s.n))
         for row in here["rows"]:
             st.markdown(f"**{scale_label(row['scale'])}**")
-            cols = st.columns(4)
-            cols[0].metric(t("overview.metric.var"), fmt_num(row["var_scaled"]))
-            cols[1].metric(t("overview.metric.max_weight"), fmt_num(row["max_weight_mean"]),
+            metrics = metric_row()
+            metrics.metric(t("overview.metric.var"), fmt_num(row["var_scaled"]))
+            metrics.metric(t("overview.metric.max_weight"), fmt_num(row["max_weight_mean"]),
                            help=t("overview.max_weight_help"))
-            cols[2].metric(t("overview.metric.entropy"), fmt_num(row["entropy_mean"]),
+            metrics.metric(t("overview.metric.entropy"), fmt_num(row["entropy_mean"]),
                            help=t("overview.entropy_help", ln_n=fmt_num(summary["ln_n"])))
-            cols[3].metric(t("overview.metric.grad"), fmt_num(row["grad_q_norm_median"]))
+            metrics.metric(t("overview.metric.grad"), fmt_num(row["grad_q_norm_median"]))
     trials = summary["trials"]
     st.caption(t("overview.trials", var=trials["variance"], sat=trials["saturation"],
                  grad=trials["gradients"]))

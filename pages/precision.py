@@ -8,8 +8,11 @@ from core import figure_budget, views
 from pages.ui.charts import (
     SMALL_WIDTH,
     WIDTH,
+    Figure,
     dk_axis,
     dk_rule,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     run_with_progress,
@@ -21,6 +24,76 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula
+
+DTYPES = ("float16", "bfloat16", "float32")
+
+
+def _colour(scales: list[str]) -> alt.Color:
+    return alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(scales),
+                     legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
+
+
+@figure_cache
+def logit_figure(rows: list[dict], scales: list[str], dk: int, overflow_logit: float, fp16_max: float
+                 ) -> Figure:
+    """The largest logit vs d_k per scale, with float16's limits as labelled rules."""
+    df = with_scale_labels(rows)
+    logits = df[df["dtype"] == "float32"][["dk", "scale", "scale_label", "max_logit"]]
+    base = alt.Chart(logits).encode(
+        x=dk_axis(), y=alt.Y("max_logit:Q", title=t("precision.logit.y"), scale=alt.Scale(type="log")),
+        color=_colour(scales),
+        tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                 alt.Tooltip("dk:Q", title="d_k"),
+                 alt.Tooltip("max_logit:Q", format=".4g", title=t("precision.logit.y"))])
+    limits = pd.DataFrame({"y": [overflow_logit, fp16_max],
+                           "label": [t("precision.logit.exp_line"), t("precision.logit.max_line")]})
+    rules = alt.Chart(limits).encode(y="y:Q")
+    chart = alt.layer(
+        base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36),
+        rules.mark_rule(color="#555555", strokeDash=[2, 3]),
+        rules.mark_text(align="left", dx=4, dy=-6, color="#333333", fontSize=11).encode(
+            text="label:N", x=alt.value(0)),
+        dk_rule(dk),
+    ).properties(width=WIDTH, height=320,
+                 title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
+    return figure(chart, logits[["dk", "scale", "max_logit"]])
+
+
+@figure_cache
+def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
+    """Rows with a non-finite weight vs d_k, naive vs stable softmax, one panel per dtype. The
+    download is one picture with both legends; on screen the panels sit side by side (stacked on a
+    phone), the first carrying the scale legend and the second the method legend."""
+    df = with_scale_labels(rows)
+    long = df.melt(id_vars=["dk", "scale", "scale_label", "dtype"], var_name="method", value_name="fraction",
+                   value_vars=["naive_nonfinite_fraction", "stable_nonfinite_fraction"])
+    names = {"naive_nonfinite_fraction": t("precision.method.naive"),
+             "stable_nonfinite_fraction": t("precision.method.stable")}
+    long["method"] = long["method"].map(names)
+
+    def panel(dtype: str, colour_legend: bool = True, dash_legend: bool = True) -> alt.LayerChart:
+        colour = _colour(scales)
+        if not colour_legend:
+            colour = colour.legend(None)
+        dash = alt.StrokeDash("method:N", title=t("precision.method"),
+                              scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [6, 4]]),
+                              legend=alt.Legend(orient="bottom", labelLimit=260) if dash_legend else None)
+        base = alt.Chart(long[long["dtype"] == dtype]).encode(
+            x=dk_axis(), y=alt.Y("fraction:Q", title=t("precision.nan.y"), scale=alt.Scale(domain=[0, 1]),
+                                 axis=alt.Axis(format="%")),
+            color=colour, strokeDash=dash,
+            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                     alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
+                     alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
+        return (alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk))
+                .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
+
+    chart = alt.hconcat(*[panel(d) for d in DTYPES]).properties(
+        title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
+    shown = [panel(DTYPES[0], dash_legend=False), panel(DTYPES[1], colour_legend=False),
+             panel(DTYPES[2], colour_legend=False, dash_legend=False)]
+    return figure(chart, long[["dk", "scale", "dtype", "method", "fraction"]], panels=shown)
 
 
 def fmt_mask(value: float) -> str:
@@ -31,8 +104,8 @@ def fmt_mask(value: float) -> str:
 s = settings()
 st.title(t("precision.title"))
 st.markdown(t("precision.claim"))
-st.latex(r"\operatorname{softmax}(s)_j=\frac{e^{s_j}}{\sum_l e^{s_l}}=\frac{e^{s_j-m}}{\sum_l e^{s_l-m}},"
-         r"\quad m=\max_l s_l;\qquad e^{s}>65504\iff s>\ln 65504\approx 11.09\ \text{(float16)}")
+formula(r"\operatorname{softmax}(s)_j=\frac{e^{s_j}}{\sum_l e^{s_l}}=\frac{e^{s_j-m}}{\sum_l e^{s_l-m}},"
+        r"\quad m=\max_l s_l;\qquad e^{s}>65504\iff s>\ln 65504\approx 11.09\ \text{(float16)}")
 
 view = run_with_progress(views.precision_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed)
@@ -50,29 +123,10 @@ if view is not None:
     st.caption(t("precision.metrics_caption", dk=s.dk, n=s.n, rows=view["trials"] * s.n,
                  trials=view["trials"]))
 
-    df = with_scale_labels(view["rows"])
-    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(view["scales"]),
-                       legend=alt.Legend(orient="bottom", columns=2, labelLimit=260))
     left, right = st.columns([5, 4], gap="medium")
     with left:
-        logits = df[df["dtype"] == "float32"][["dk", "scale", "scale_label", "max_logit"]]
-        base = alt.Chart(logits).encode(
-            x=dk_axis(), y=alt.Y("max_logit:Q", title=t("precision.logit.y"), scale=alt.Scale(type="log")),
-            color=colour, tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                                   alt.Tooltip("dk:Q", title="d_k"),
-                                   alt.Tooltip("max_logit:Q", format=".4g", title=t("precision.logit.y"))])
-        limits = pd.DataFrame({"y": [view["fp16_overflow_logit"], view["fp16_max"]],
-                               "label": [t("precision.logit.exp_line"), t("precision.logit.max_line")]})
-        rules = alt.Chart(limits).encode(y="y:Q")
-        chart = alt.layer(
-            base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36),
-            rules.mark_rule(color="#555555", strokeDash=[2, 3]),
-            rules.mark_text(align="left", dx=4, dy=-6, color="#333333", fontSize=11).encode(
-                text="label:N", x=alt.value(0)),
-            dk_rule(s.dk),
-        ).properties(width=WIDTH, height=320,
-                     title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
-        show_chart(chart, logits[["dk", "scale", "max_logit"]], "precision-max-logit")
+        fig = logit_figure(view["rows"], view["scales"], s.dk, view["fp16_overflow_logit"], view["fp16_max"])
+        show_chart(fig, name="precision-max-logit")
     with right:
         st.markdown(f"**{t('precision.mask.title')}**")
         st.caption(t("precision.mask.intro"))
@@ -91,27 +145,7 @@ if view is not None:
     } for c in view["crossings"]])
     st.table(table, hide_index=True)
 
-    long = df.melt(id_vars=["dk", "scale", "scale_label", "dtype"], var_name="method", value_name="fraction",
-                   value_vars=["naive_nonfinite_fraction", "stable_nonfinite_fraction"])
-    names = {"naive_nonfinite_fraction": t("precision.method.naive"),
-             "stable_nonfinite_fraction": t("precision.method.stable")}
-    long["method"] = long["method"].map(names)
-    dash = alt.StrokeDash("method:N", title=t("precision.method"),
-                          scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [6, 4]]),
-                          legend=alt.Legend(orient="bottom", labelLimit=260))
-    panels = []
-    for dtype in ("float16", "bfloat16", "float32"):
-        base = alt.Chart(long[long["dtype"] == dtype]).encode(
-            x=dk_axis(), y=alt.Y("fraction:Q", title=t("precision.nan.y"), scale=alt.Scale(domain=[0, 1]),
-                                 axis=alt.Axis(format="%")),
-            color=colour, strokeDash=dash,
-            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                     alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
-                     alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
-        panels.append(alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(s.dk))
-                      .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
-    chart = alt.hconcat(*panels).properties(title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
-    show_chart(chart, long[["dk", "scale", "dtype", "method", "fraction"]], "precision-nan-rows")
+    show_chart(nan_figure(view["rows"], view["scales"], s.dk), name="precision-nan-rows")
     bf16 = next((r for r in here["rows"] if r["dtype"] == "bfloat16"), None)
     bf16_res = fmt_num(bf16["resolution_at_max"]) if bf16 else "—"
     st.caption(t("precision.nan.caption", dk=s.dk, bf16_res=bf16_res))

@@ -13,6 +13,9 @@ from pages.ui.charts import (
     OKABE_ITO,
     SMALL_HEIGHT,
     WIDTH,
+    Figure,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     reduced_trials_note,
@@ -23,19 +26,110 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_slider, page_toggle, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula, metric_row
 
 DK_MAX = 256
 HEAT = 250
+WRT = ("∂L/∂Q", "∂L/∂K")
+
+
+@figure_cache
+def normalisations_figure(cells: list[dict]) -> Figure:
+    """S, softmax over keys, softmax over queries (transposed): three heat maps side by side."""
+    frame = pd.DataFrame(cells)
+    x = alt.X("j:O", title=t("qk.axis.key"))
+    y = alt.Y("i:O", title=t("qk.axis.query"))
+    panels = []
+    for field, title, legend in (
+        ("S", t("qk.heat.S"), t("qk.legend.score")),
+        ("A", t("qk.heat.A"), t("qk.legend.weight")),
+        ("A_swap_T", t("qk.heat.B"), t("qk.legend.weight")),
+    ):
+        colour = alt.Color(
+            f"{field}:Q",
+            title=legend,
+            scale=alt.Scale(scheme=HEATMAP_SCHEME),
+            legend=alt.Legend(orient="bottom", gradientLength=HEAT - 40),
+        )
+        panels.append(
+            alt.Chart(frame)
+            .mark_rect()
+            .encode(x=x, y=y, color=colour, tooltip=["i:O", "j:O", alt.Tooltip(f"{field}:Q", format=".3f")])
+            .properties(
+                width=HEAT,
+                height=HEAT,
+                title=alt.TitleParams(title, anchor="start", fontSize=12, limit=HEAT + 40),
+            )
+        )
+    heat = alt.hconcat(*panels).resolve_scale(color="independent")
+    return figure(heat, frame, max_width=HEAT + 70)
+
+
+@figure_cache
+def grad_rows_figure(example: dict, sc: str) -> Figure:
+    """‖∂L/∂Q‖ and ‖∂L/∂K‖ per row of one draw, as paired bars."""
+    rows = pd.DataFrame(
+        [
+            {"row": i, "wrt": w, "norm": val}
+            for w, key in zip(WRT, ("Q", "K"), strict=True)
+            for i, val in enumerate(example[key])
+        ]
+    )
+    wrt_colour = alt.Color(
+        "wrt:N",
+        title=t("qk.grad.wrt"),
+        scale=alt.Scale(domain=list(WRT), range=[OKABE_ITO[0], OKABE_ITO[1]]),
+        legend=alt.Legend(orient="bottom"),
+    )
+    chart = (
+        alt.Chart(rows)
+        .mark_bar()
+        .encode(
+            x=alt.X("row:O", title=t("qk.grad.row")),
+            xOffset="wrt:N",
+            y=alt.Y("norm:Q", title=t("qk.grad.norm")),
+            color=wrt_colour,
+            tooltip=["wrt:N", "row:O", alt.Tooltip("norm:Q", format=".3g")],
+        )
+        .properties(
+            width=WIDTH,
+            height=SMALL_HEIGHT,
+            title=alt.TitleParams(t("qk.grad.bars.title", scale=scale_label(sc)), anchor="start"),
+        )
+    )
+    return figure(chart, rows)
+
+
+@figure_cache
+def pairs_figure(norms: dict, scale: str) -> Figure:
+    """‖∂L/∂Q‖ against ‖∂L/∂K‖ over many draws, with the diagonal."""
+    pairs = pd.DataFrame({"dQ": norms["Q"], "dK": norms["K"]})
+    dots = (
+        alt.Chart(pairs)
+        .mark_circle(size=28, opacity=0.6, color=OKABE_ITO[0])
+        .encode(
+            x=alt.X("dK:Q", title="‖∂L/∂K‖_F", scale=alt.Scale(zero=False)),
+            y=alt.Y("dQ:Q", title="‖∂L/∂Q‖_F", scale=alt.Scale(zero=False)),
+            tooltip=[alt.Tooltip("dQ:Q", format=".3g"), alt.Tooltip("dK:Q", format=".3g")],
+        )
+    )
+    diag = alt.Chart(pairs).mark_line(color="#777777", strokeDash=[4, 4]).encode(x="dK:Q", y="dK:Q")
+    chart = alt.layer(diag, dots).properties(
+        width=WIDTH,
+        height=260,
+        title=alt.TitleParams(t("qk.grad.scatter.title", scale=scale_label(scale)), anchor="start"),
+    )
+    return figure(chart, pairs)
 
 s = settings()
 st.title(t("qk.title"))
 st.markdown(t("qk.intro"))
-st.latex(
+formula(
     r"A=\operatorname{softmax}_{\text{row}}\!\Big(\frac{QK^\top}{\sqrt{d_k}}\Big),\quad "
     r"A_{ij}=\frac{e^{S_{ij}}}{\sum_{j'}e^{S_{ij'}}}\qquad\text{vs}\qquad "
     r"\operatorname{softmax}_{\text{row}}\!\Big(\frac{KQ^\top}{\sqrt{d_k}}\Big)_{ji}=\frac{e^{S_{ij}}}{\sum_{i'}e^{S_{i'j}}}"
 )
-st.latex(
+formula(
     r"\frac{\partial L}{\partial Q}=c\,dS\,K,\qquad \frac{\partial L}{\partial K}=c\,dS^\top Q,\qquad "
     r"dS=A\odot\big(dA-\operatorname{rowsum}(A\odot dA)\big)"
 )
@@ -53,39 +147,13 @@ if v is not None:
     reduced_trials_note(v["params"]["trials"], v["params"]["trials_asked"], n)
     st.header(t("qk.norm.header"))
     m = v["draw"]["metrics"]
-    cols = st.columns(4)
-    cols[0].metric(t("qk.metric.diff"), fmt_num(m["max_abs_diff_swap"], 3))
-    cols[1].metric(t("qk.metric.colsum"), f"{fmt_num(m['col_sum_min'], 3)} … {fmt_num(m['col_sum_max'], 3)}")
-    cols[2].metric(t("qk.metric.asym"), fmt_num(m["asymmetry"], 3))
-    cols[3].metric(t("qk.metric.diag", u=fmt_num(m["uniform_weight"], 3)), fmt_num(m["diag_weight_mean"], 3))
+    metrics = metric_row()
+    metrics.metric(t("qk.metric.diff"), fmt_num(m["max_abs_diff_swap"], 3))
+    metrics.metric(t("qk.metric.colsum"), f"{fmt_num(m['col_sum_min'], 3)} … {fmt_num(m['col_sum_max'], 3)}")
+    metrics.metric(t("qk.metric.asym"), fmt_num(m["asymmetry"], 3))
+    metrics.metric(t("qk.metric.diag", u=fmt_num(m["uniform_weight"], 3)), fmt_num(m["diag_weight_mean"], 3))
 
-    cells = pd.DataFrame(v["cells"])
-    x = alt.X("j:O", title=t("qk.axis.key"))
-    y = alt.Y("i:O", title=t("qk.axis.query"))
-    panels = []
-    for field, title, legend in (
-        ("S", t("qk.heat.S"), t("qk.legend.score")),
-        ("A", t("qk.heat.A"), t("qk.legend.weight")),
-        ("A_swap_T", t("qk.heat.B"), t("qk.legend.weight")),
-    ):
-        colour = alt.Color(
-            f"{field}:Q",
-            title=legend,
-            scale=alt.Scale(scheme=HEATMAP_SCHEME),
-            legend=alt.Legend(orient="bottom", gradientLength=HEAT - 40),
-        )
-        panels.append(
-            alt.Chart(cells)
-            .mark_rect()
-            .encode(x=x, y=y, color=colour, tooltip=["i:O", "j:O", alt.Tooltip(f"{field}:Q", format=".3f")])
-            .properties(
-                width=HEAT,
-                height=HEAT,
-                title=alt.TitleParams(title, anchor="start", fontSize=12, limit=HEAT + 40),
-            )
-        )
-    heat = alt.hconcat(*panels).resolve_scale(color="independent")
-    show_chart(heat, cells, "qk-normalisations")
+    show_chart(normalisations_figure(v["cells"]), name="qk-normalisations")
 
     tying = pd.DataFrame(v["tying"])
     st.markdown(f"**{t('qk.tying.title', trials=v['params']['trials'])}**")
@@ -116,40 +184,9 @@ if v is not None:
     st.markdown(t("qk.grad.text", err=fmt_num(err, 2)))
     scale = v["params"]["scale"]
     cols = st.columns(2, gap="medium")
-    wrt_domain = ["∂L/∂Q", "∂L/∂K"]
-    wrt_colour = alt.Color(
-        "wrt:N",
-        title=t("qk.grad.wrt"),
-        scale=alt.Scale(domain=wrt_domain, range=[OKABE_ITO[0], OKABE_ITO[1]]),
-        legend=alt.Legend(orient="bottom"),
-    )
     for col, sc in zip(cols, ("none", scale), strict=True):
-        ex = v["example"][sc]
-        rows = pd.DataFrame(
-            [
-                {"row": i, "wrt": w, "norm": val}
-                for w, key in zip(wrt_domain, ("Q", "K"), strict=True)
-                for i, val in enumerate(ex[key])
-            ]
-        )
-        chart = (
-            alt.Chart(rows)
-            .mark_bar()
-            .encode(
-                x=alt.X("row:O", title=t("qk.grad.row")),
-                xOffset="wrt:N",
-                y=alt.Y("norm:Q", title=t("qk.grad.norm")),
-                color=wrt_colour,
-                tooltip=["wrt:N", "row:O", alt.Tooltip("norm:Q", format=".3g")],
-            )
-            .properties(
-                width=WIDTH,
-                height=SMALL_HEIGHT,
-                title=alt.TitleParams(t("qk.grad.bars.title", scale=scale_label(sc)), anchor="start"),
-            )
-        )
         with col:
-            show_chart(chart, rows, f"qk-grad-rows-{sc}")
+            show_chart(grad_rows_figure(v["example"][sc], sc), name=f"qk-grad-rows-{sc}")
 
     table = grads[grads["wrt"] != "ratio"]
     st.dataframe(
@@ -179,25 +216,6 @@ if v is not None:
             )
         )
 
-    pairs = pd.DataFrame({"dQ": v["pairs"][scale]["Q"], "dK": v["pairs"][scale]["K"]})
-    dots = (
-        alt.Chart(pairs)
-        .mark_circle(size=28, opacity=0.6, color=OKABE_ITO[0])
-        .encode(
-            x=alt.X("dK:Q", title="‖∂L/∂K‖_F", scale=alt.Scale(zero=False)),
-            y=alt.Y("dQ:Q", title="‖∂L/∂Q‖_F", scale=alt.Scale(zero=False)),
-            tooltip=[alt.Tooltip("dQ:Q", format=".3g"), alt.Tooltip("dK:Q", format=".3g")],
-        )
-    )
-    diag = alt.Chart(pairs).mark_line(color="#777777", strokeDash=[4, 4]).encode(x="dK:Q", y="dK:Q")
-    show_chart(
-        alt.layer(diag, dots).properties(
-            width=WIDTH,
-            height=260,
-            title=alt.TitleParams(t("qk.grad.scatter.title", scale=scale_label(scale)), anchor="start"),
-        ),
-        pairs,
-        "qk-grad-pairs",
-    )
+    show_chart(pairs_figure(v["pairs"][scale], scale), name="qk-grad-pairs")
 
 what_to_notice("qk.notice")

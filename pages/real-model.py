@@ -12,6 +12,9 @@ from pages.ui.charts import (
     HEATMAP_SCHEME,
     OKABE_ITO,
     WIDTH,
+    Figure,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     show_chart,
@@ -19,6 +22,7 @@ from pages.ui.charts import (
     what_to_notice,
 )
 from pages.ui.i18n import current_lang, t
+from pages.ui.layout import formula, metric_row
 
 TEXT_KEY = "rm_text"
 GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")
@@ -35,6 +39,80 @@ def _model() -> tuple:
 @st.cache_data(max_entries=16, show_spinner=False)
 def _analyse(text: str) -> dict:
     return rm.analyse(text, _model())
+
+
+@figure_cache
+def spread_figure(text: str) -> Figure:
+    """Measured q·k spread per head against the iid prediction √d_k σ_q σ_k, coloured by layer."""
+    result = _analyse(text)
+    df = pd.DataFrame(result["rows"])
+    ends = df[["raw_std", "iid_pred"]].stack()
+    line = pd.DataFrame({"x": [float(ends.min()), float(ends.max())],
+                         "label": [t("real_model.equal_line")] * 2})
+    layers = result["params"]["layers"]
+    layer_colours = alt.Scale(domain=list(range(1, layers + 1)), range=list(OKABE_ITO[:layers]))
+    points = alt.Chart(df).mark_circle(size=60, opacity=0.85).encode(
+        x=alt.X("iid_pred:Q", title=t("real_model.axis.pred"), scale=alt.Scale(type="log")),
+        y=alt.Y("raw_std:Q", title=t("real_model.axis.raw"), scale=alt.Scale(type="log")),
+        color=alt.Color("layer:O", title=t("real_model.legend.layer"), scale=layer_colours,
+                        legend=alt.Legend(orient="right")),
+        tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
+                 alt.Tooltip("head:O", title=t("real_model.axis.head")),
+                 alt.Tooltip("raw_std:Q", title=t("real_model.axis.raw"), format=".3g"),
+                 alt.Tooltip("iid_pred:Q", title=t("real_model.axis.pred"), format=".3g"),
+                 alt.Tooltip("raw_over_pred:Q", title=t("real_model.metric.ratio"), format=".3g")])
+    diag = alt.Chart(line).mark_line(strokeDash=[4, 4], color="#777777").encode(
+        x=alt.X("x:Q", scale=alt.Scale(type="log")), y=alt.Y("x:Q", scale=alt.Scale(type="log")),
+        tooltip=alt.Tooltip("label:N", title=" "))
+    chart = alt.layer(diag, points).properties(
+        width=WIDTH, height=WIDTH - 60,
+        title=alt.TitleParams(t("real_model.spread_title"), anchor="start", fontSize=14))
+    return figure(chart, df[["layer", "head", "sigma_q", "sigma_k", "raw_std", "iid_pred", "raw_over_pred"]],
+                  max_width=WIDTH + 160)
+
+
+@figure_cache
+def grid_figure(text: str, stat: str) -> Figure:
+    """One statistic over the layer × head grid."""
+    df = pd.DataFrame(_analyse(text)["rows"])
+    title = t(f"real_model.grid.{stat}")
+    base = alt.Chart(df).encode(
+        x=alt.X("head:O", title=t("real_model.axis.head")),
+        y=alt.Y("layer:O", title=t("real_model.axis.layer")))
+    rect = base.mark_rect().encode(
+        color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME),
+                        legend=alt.Legend(orient="bottom", gradientLength=GRID_WIDTH - 40)),
+        tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
+                 alt.Tooltip("head:O", title=t("real_model.axis.head")),
+                 alt.Tooltip(f"{stat}:Q", title=title, format=".3g")])
+    chart = rect.properties(width=GRID_WIDTH, height=150,
+                            title=alt.TitleParams(title, anchor="start", fontSize=13))
+    return figure(chart, df[["layer", "head", stat]])
+
+
+@figure_cache
+def attention_figure(text: str, layer: int, head: int) -> Figure:
+    """One head's attention weights over the sentence's tokens."""
+    result = _analyse(text)
+    n = result["params"]["n"]
+    heat = pd.DataFrame(rm.attention_rows(result, layer, head))
+    order = rm.token_labels(result["tokens"])
+    side = min(HEAT_MAX, max(HEAT_MIN, HEAT_CELL * n))
+    every_label = n <= LABEL_ALL_MAX
+    chart = alt.Chart(heat).mark_rect().encode(
+        x=alt.X("key:N", sort=order, title=t("real_model.axis.key"),
+                axis=alt.Axis(labelAngle=-60, labelLimit=120, labelFont=FONT,
+                              labelOverlap=not every_label)),
+        y=alt.Y("query:N", sort=order, title=t("real_model.axis.query"),
+                axis=alt.Axis(labelLimit=120, labelFont=FONT, labelOverlap=not every_label)),
+        color=alt.Color("weight:Q", title=t("real_model.legend.weight"),
+                        scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1])),
+        tooltip=[alt.Tooltip("query:N", title=t("real_model.axis.query")),
+                 alt.Tooltip("key:N", title=t("real_model.axis.key")),
+                 alt.Tooltip("weight:Q", title=t("real_model.legend.weight"), format=".3f")],
+    ).properties(width=side, height=side, title=alt.TitleParams(
+        t("real_model.heatmap_title", layer=layer, head=head), anchor="start", fontSize=14))
+    return figure(chart, heat, max_width=side + 200)
 
 
 def _set_example(lang: str) -> None:
@@ -57,9 +135,9 @@ def _seed_text(default: str) -> None:
 controls.settings()  # the shared sidebar ran (or a fresh server's deep link is rerouted via app.py)
 st.title(t("real_model.title"))
 st.markdown(t("real_model.intro"))
-st.latex(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_k,\qquad "
-         r"s_{ij} = \frac{q_i\cdot k_j}{\sqrt{d_k}},\qquad p_i = \operatorname{softmax}_j(s_{ij}),\qquad "
-         r"H(p_i) \le \ln n")
+formula(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_k,\qquad "
+        r"s_{ij} = \frac{q_i\cdot k_j}{\sqrt{d_k}},\qquad p_i = \operatorname{softmax}_j(s_{ij}),\qquad "
+        r"H(p_i) \le \ln n")
 st.caption(t("real_model.formula_caption"))
 
 reason = rm.availability()
@@ -107,13 +185,12 @@ else:
             st.error(t("real_model.verify_failed", diff=f"{p['library_max_abs_diff']:.1e}"))
 
         st.subheader(t("real_model.summary", heads=summary["heads"]))
-        cols = st.columns(4)
+        row = metric_row()
         # Medians across heads; for saturation the share of all rows (most heads have none).
-        for col, (stat, key, centre) in zip(cols, (("raw_over_pred", "ratio", "median"),
-                                                   ("logit_std", "logit_std", "median"),
-                                                   ("entropy_over_ln_n", "entropy", "median"),
-                                                   ("saturated_fraction", "saturated", "mean")),
-                                            strict=True):
+        for stat, key, centre in (("raw_over_pred", "ratio", "median"), ("logit_std", "logit_std", "median"),
+                                  ("entropy_over_ln_n", "entropy", "median"),
+                                  ("saturated_fraction", "saturated", "mean")):
+            col = row.container()
             v = summary[stat]
             show = fmt_pct if stat == "saturated_fraction" else fmt_num
             col.metric(t(f"real_model.metric.{key}"), show(v[centre]),
@@ -124,46 +201,11 @@ else:
                      sq_hi=fmt_num(sq["max"], 3), sk=fmt_num(sk["median"], 3),
                      sk_lo=fmt_num(sk["min"], 3), sk_hi=fmt_num(sk["max"], 3)))
 
-        df = pd.DataFrame(rows)
-        ends = df[["raw_std", "iid_pred"]].stack()
-        line = pd.DataFrame({"x": [float(ends.min()), float(ends.max())],
-                             "label": [t("real_model.equal_line")] * 2})
-        layer_colours = alt.Scale(domain=list(range(1, p["layers"] + 1)),
-                                  range=list(OKABE_ITO[: p["layers"]]))
-        points = alt.Chart(df).mark_circle(size=60, opacity=0.85).encode(
-            x=alt.X("iid_pred:Q", title=t("real_model.axis.pred"), scale=alt.Scale(type="log")),
-            y=alt.Y("raw_std:Q", title=t("real_model.axis.raw"), scale=alt.Scale(type="log")),
-            color=alt.Color("layer:O", title=t("real_model.legend.layer"), scale=layer_colours,
-                            legend=alt.Legend(orient="right")),
-            tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
-                     alt.Tooltip("head:O", title=t("real_model.axis.head")),
-                     alt.Tooltip("raw_std:Q", title=t("real_model.axis.raw"), format=".3g"),
-                     alt.Tooltip("iid_pred:Q", title=t("real_model.axis.pred"), format=".3g"),
-                     alt.Tooltip("raw_over_pred:Q", title=t("real_model.metric.ratio"), format=".3g")])
-        diag = alt.Chart(line).mark_line(strokeDash=[4, 4], color="#777777").encode(
-            x=alt.X("x:Q", scale=alt.Scale(type="log")), y=alt.Y("x:Q", scale=alt.Scale(type="log")),
-            tooltip=alt.Tooltip("label:N", title=" "))
-        chart = alt.layer(diag, points).properties(
-            width=WIDTH, height=WIDTH - 60,
-            title=alt.TitleParams(t("real_model.spread_title"), anchor="start", fontSize=14))
-        show_chart(chart, df[["layer", "head", "sigma_q", "sigma_k", "raw_std", "iid_pred", "raw_over_pred"]],
-                   "real-model-spread")
+        show_chart(spread_figure(text), name="real-model-spread")
 
         st.subheader(t("real_model.grid_title"))
         for col, stat in zip(st.columns(len(GRID_STATS)), GRID_STATS, strict=True):
-            title = t(f"real_model.grid.{stat}")
-            base = alt.Chart(df).encode(
-                x=alt.X("head:O", title=t("real_model.axis.head")),
-                y=alt.Y("layer:O", title=t("real_model.axis.layer")))
-            rect = base.mark_rect().encode(
-                color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME),
-                                legend=alt.Legend(orient="bottom", gradientLength=GRID_WIDTH - 40)),
-                tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
-                         alt.Tooltip("head:O", title=t("real_model.axis.head")),
-                         alt.Tooltip(f"{stat}:Q", title=title, format=".3g")])
-            chart = rect.properties(width=GRID_WIDTH, height=150,
-                                    title=alt.TitleParams(title, anchor="start", fontSize=13))
-            show_chart(chart, df[["layer", "head", stat]], f"real-model-{stat}", container=col)
+            show_chart(grid_figure(text, stat), name=f"real-model-{stat}", container=col)
 
         st.subheader(t("real_model.heatmap"))
         hrow = rows[(layer - 1) * p["heads"] + (head - 1)]
@@ -171,27 +213,10 @@ else:
                      raw=fmt_num(hrow["raw_std"], 3), pred=fmt_num(hrow["iid_pred"], 3),
                      ls=fmt_num(hrow["logit_std"], 3), h=fmt_num(hrow["entropy_mean"], 3),
                      ln_n=fmt_num(hrow["ln_n"], 3), sat=fmt_pct(hrow["saturated_fraction"])))
-        heat = pd.DataFrame(rm.attention_rows(result, layer, head))
-        order = rm.token_labels(result["tokens"])
-        side = min(HEAT_MAX, max(HEAT_MIN, HEAT_CELL * p["n"]))
-        every_label = p["n"] <= LABEL_ALL_MAX
-        chart = alt.Chart(heat).mark_rect().encode(
-            x=alt.X("key:N", sort=order, title=t("real_model.axis.key"),
-                    axis=alt.Axis(labelAngle=-60, labelLimit=120, labelFont=FONT,
-                                  labelOverlap=not every_label)),
-            y=alt.Y("query:N", sort=order, title=t("real_model.axis.query"),
-                    axis=alt.Axis(labelLimit=120, labelFont=FONT, labelOverlap=not every_label)),
-            color=alt.Color("weight:Q", title=t("real_model.legend.weight"),
-                            scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1])),
-            tooltip=[alt.Tooltip("query:N", title=t("real_model.axis.query")),
-                     alt.Tooltip("key:N", title=t("real_model.axis.key")),
-                     alt.Tooltip("weight:Q", title=t("real_model.legend.weight"), format=".3f")],
-        ).properties(width=side, height=side, title=alt.TitleParams(
-            t("real_model.heatmap_title", layer=layer, head=head), anchor="start", fontSize=14))
-        show_chart(chart, heat, f"real-model-attention-l{layer}h{head}")
+        show_chart(attention_figure(text, layer, head), name=f"real-model-attention-l{layer}h{head}")
 
         with st.expander(t("real_model.table")):
-            st.dataframe(df, hide_index=True, width="stretch")
+            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
         what_to_notice("real_model.notice")
         st.caption(t("real_model.caveat"))

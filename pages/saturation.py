@@ -9,24 +9,83 @@ from pages.ui.charts import (
     HEATMAP_SCHEME,
     SMALL_HEIGHT,
     WIDTH,
+    Figure,
     cached,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     run_with_progress,
     scale_label,
     show_chart,
-    sweep_lines,
+    sweep_figure,
     what_to_notice,
-    with_scale_labels,
 )
 from pages.ui.controls import page_select, page_slider, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula, metric_row
+
+HEAT_SIDE = 340  # the attention heat map's plot, px (square on a desktop)
+
+
+@figure_cache
+def heatmap_figure(cells: list[dict], scale: str) -> Figure:
+    """One draw's n×n attention weights."""
+    heat = pd.DataFrame(cells).rename(columns={"value": "weight"})
+    axis = alt.Axis(labelOverlap=True, labelAngle=0)
+    chart = alt.Chart(heat).mark_rect().encode(
+        x=alt.X("j:O", title=t("saturation.heat.key"), axis=axis),
+        y=alt.Y("i:O", title=t("saturation.heat.query"), axis=alt.Axis(labelOverlap=True)),
+        color=alt.Color("weight:Q", title=t("saturation.heat.weight"),
+                        scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1]),
+                        legend=alt.Legend(orient="bottom", direction="horizontal")),
+        tooltip=[alt.Tooltip("i:O", title=t("saturation.heat.query")),
+                 alt.Tooltip("j:O", title=t("saturation.heat.key")),
+                 alt.Tooltip("weight:Q", format=".4f", title=t("saturation.heat.weight"))],
+    ).properties(width=HEAT_SIDE, height=HEAT_SIDE, title=alt.TitleParams(
+        t("saturation.heat.title", scale=scale_label(scale)), anchor="start"))
+    return figure(chart, heat, max_width=HEAT_SIDE + 70)
+
+
+@figure_cache
+def row_figure(weights: list[dict], query: int) -> Figure:
+    """One query's weights over the keys, as bars."""
+    row = pd.DataFrame(weights)
+    axis = alt.Axis(labelOverlap=True, labelAngle=0)
+    chart = alt.Chart(row).mark_bar(color="#0072B2").encode(
+        x=alt.X("j:O", title=t("saturation.heat.key"), axis=axis),
+        y=alt.Y("weight:Q", title=t("saturation.heat.weight"), scale=alt.Scale(domain=[0, 1])),
+        tooltip=[alt.Tooltip("j:O", title=t("saturation.heat.key")),
+                 alt.Tooltip("score:Q", format=".3f", title="c·q·k"),
+                 alt.Tooltip("weight:Q", format=".4f", title=t("saturation.heat.weight"))],
+    ).properties(width=WIDTH, height=300,
+                 title=alt.TitleParams(t("saturation.bars.title", i=query), anchor="start"))
+    return figure(chart, row)
+
+
+@figure_cache
+def grid_figure(rows: list[dict], scale: str) -> Figure:
+    """Mean entropy over (n, d_k) for one scale."""
+    gdf = pd.DataFrame(rows)
+    chart = alt.Chart(gdf).mark_rect().encode(
+        x=alt.X("dk:O", title=t("common.axis.dk"), axis=alt.Axis(labelAngle=0)),
+        y=alt.Y("n:O", title=t("common.axis.n"), sort="descending"),
+        color=alt.Color("entropy_mean:Q", title=t("saturation.grid.entropy"),
+                        scale=alt.Scale(scheme=HEATMAP_SCHEME)),
+        tooltip=[alt.Tooltip("n:O", title="n"), alt.Tooltip("dk:O", title="d_k"),
+                 alt.Tooltip("entropy_mean:Q", format=".3f", title=t("saturation.grid.entropy")),
+                 alt.Tooltip("ln_n:Q", format=".3f", title="ln n"),
+                 alt.Tooltip("entropy_fraction:Q", format=".2f", title=t("saturation.grid.fraction"))],
+    ).properties(width=WIDTH + 120, height=300, title=alt.TitleParams(
+        t("saturation.grid.title", scale=scale_label(scale)), anchor="start"))
+    return figure(chart, gdf, max_width=WIDTH + 120 + 160)
+
 
 s = settings()
 st.title(t("saturation.title"))
 st.markdown(t("saturation.claim"))
-st.latex(r"p_{ij}=\frac{e^{c\,s_{ij}}}{\sum_{l} e^{c\,s_{il}}},\quad H(p_i)=-\sum_j p_{ij}\ln p_{ij}"
-         r"\in[0,\ln n],\qquad e^{H(p_i)}\in[1,n],\qquad \max_j p_{ij}>0.99")
+formula(r"p_{ij}=\frac{e^{c\,s_{ij}}}{\sum_{l} e^{c\,s_{il}}},\quad H(p_i)=-\sum_j p_{ij}\ln p_{ij}"
+        r"\in[0,\ln n],\qquad e^{H(p_i)}\in[1,n],\qquad \max_j p_{ij}>0.99")
 
 view = run_with_progress(views.saturation_view, dks=figure_budget.sweep_dks(s.dk),
                          n=s.n, scales=s.scales, trials=s.trials,
@@ -37,11 +96,11 @@ if view is not None:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     for row in here["rows"]:
         st.markdown(f"**{scale_label(row['scale'])}**")
-        cols = st.columns(4)
-        cols[0].metric(t("saturation.metric.max_weight"), fmt_num(row["max_weight_mean"]))
-        cols[1].metric(t("saturation.metric.entropy"), fmt_num(row["entropy_mean"]))
-        cols[2].metric(t("saturation.metric.effective"), fmt_num(row["effective_keys_mean"]))
-        cols[3].metric(t("saturation.metric.saturated"), fmt_pct(row["saturated_fraction"]))
+        metrics = metric_row()
+        metrics.metric(t("saturation.metric.max_weight"), fmt_num(row["max_weight_mean"]))
+        metrics.metric(t("saturation.metric.entropy"), fmt_num(row["entropy_mean"]))
+        metrics.metric(t("saturation.metric.effective"), fmt_num(row["effective_keys_mean"]))
+        metrics.metric(t("saturation.metric.saturated"), fmt_pct(row["saturated_fraction"]))
     st.caption(t("saturation.metrics_caption", rows=view["trials"] * s.n, trials=view["trials"], n=s.n,
                  dk=s.dk, ln_n=fmt_num(view["ln_n"])))
 
@@ -55,41 +114,16 @@ if view is not None:
     if draw is not None:
         left, right = st.columns(2, gap="medium")
         with left:
-            heat = pd.DataFrame(draw["heatmap"]).rename(columns={"value": "weight"})
-            side = 340
-            axis = alt.Axis(labelOverlap=True, labelAngle=0)
-            chart = alt.Chart(heat).mark_rect().encode(
-                x=alt.X("j:O", title=t("saturation.heat.key"), axis=axis),
-                y=alt.Y("i:O", title=t("saturation.heat.query"), axis=alt.Axis(labelOverlap=True)),
-                color=alt.Color("weight:Q", title=t("saturation.heat.weight"),
-                                scale=alt.Scale(scheme=HEATMAP_SCHEME, domain=[0, 1]),
-                                legend=alt.Legend(orient="bottom", direction="horizontal")),
-                tooltip=[alt.Tooltip("i:O", title=t("saturation.heat.query")),
-                         alt.Tooltip("j:O", title=t("saturation.heat.key")),
-                         alt.Tooltip("weight:Q", format=".4f", title=t("saturation.heat.weight"))],
-            ).properties(width=side, height=side, title=alt.TitleParams(
-                t("saturation.heat.title", scale=scale_label(scale)), anchor="start"))
-            show_chart(chart, heat, "saturation-heatmap")
+            show_chart(heatmap_figure(draw["heatmap"], scale), name="saturation-heatmap")
             if draw["heat_factor"] > 1:
                 st.caption(t("saturation.heat.downsampled", n=s.n, f=draw["heat_factor"]))
         with right:
-            row = pd.DataFrame(draw["row"])
-            axis = alt.Axis(labelOverlap=True, labelAngle=0)
-            chart = alt.Chart(row).mark_bar(color="#0072B2").encode(
-                x=alt.X("j:O", title=t("saturation.heat.key"), axis=axis),
-                y=alt.Y("weight:Q", title=t("saturation.heat.weight"), scale=alt.Scale(domain=[0, 1])),
-                tooltip=[alt.Tooltip("j:O", title=t("saturation.heat.key")),
-                         alt.Tooltip("score:Q", format=".3f", title="c·q·k"),
-                         alt.Tooltip("weight:Q", format=".4f", title=t("saturation.heat.weight"))],
-            ).properties(width=WIDTH, height=300,
-                         title=alt.TitleParams(t("saturation.bars.title", i=query), anchor="start"))
-            show_chart(chart, row, "saturation-row")
+            show_chart(row_figure(draw["row"], query), name="saturation-row")
             st.caption(t("saturation.bars.caption", maxw=fmt_num(draw["row_max_weight"]),
                          h=fmt_num(draw["row_entropy"]), eff=fmt_num(draw["row_effective_keys"]),
                          sat=draw["saturated_rows"], n=s.n))
 
     st.subheader(t("saturation.curves"))
-    df = with_scale_labels(view["rows"])
     metrics = [("max_weight_mean", "saturation.axis.max_weight", False, (0.0, 1.0)),
                ("entropy_mean", "saturation.axis.entropy", False, None),
                ("effective_keys_mean", "saturation.axis.effective", True, None),
@@ -98,25 +132,14 @@ if view is not None:
         cols = st.columns(2, gap="medium")
         for col, (field, key, log_y, domain) in zip(cols, pair, strict=True):
             with col:
-                chart = sweep_lines(df, field, t(key), view["scales"], s.dk, log_y=log_y, y_domain=domain,
-                                    height=SMALL_HEIGHT + 20)
-                show_chart(chart, df[["dk", "n", "scale", field]], f"saturation-{field}")
+                fig = sweep_figure(view["rows"], field, t(key), view["scales"], s.dk,
+                                   columns=("dk", "n", "scale", field), log_y=log_y, y_domain=domain,
+                                   height=SMALL_HEIGHT + 20)
+                show_chart(fig, name=f"saturation-{field}")
 
     grid = run_with_progress(views.entropy_grid, scale=scale, trials=s.trials, seed=s.seed,
                              backend=s.backend, dtype=s.dtype)
     if grid is not None:
-        gdf = pd.DataFrame(grid["rows"])
-        chart = alt.Chart(gdf).mark_rect().encode(
-            x=alt.X("dk:O", title=t("common.axis.dk"), axis=alt.Axis(labelAngle=0)),
-            y=alt.Y("n:O", title=t("common.axis.n"), sort="descending"),
-            color=alt.Color("entropy_mean:Q", title=t("saturation.grid.entropy"),
-                            scale=alt.Scale(scheme=HEATMAP_SCHEME)),
-            tooltip=[alt.Tooltip("n:O", title="n"), alt.Tooltip("dk:O", title="d_k"),
-                     alt.Tooltip("entropy_mean:Q", format=".3f", title=t("saturation.grid.entropy")),
-                     alt.Tooltip("ln_n:Q", format=".3f", title="ln n"),
-                     alt.Tooltip("entropy_fraction:Q", format=".2f", title=t("saturation.grid.fraction"))],
-        ).properties(width=WIDTH + 120, height=300, title=alt.TitleParams(
-            t("saturation.grid.title", scale=scale_label(scale)), anchor="start"))
-        show_chart(chart, gdf, "saturation-entropy-grid")
+        show_chart(grid_figure(grid["rows"], scale), name="saturation-entropy-grid")
         st.caption(t("saturation.grid.caption"))
     what_to_notice("saturation.notice")

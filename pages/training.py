@@ -8,6 +8,9 @@ from core import training as tr
 from pages.ui.charts import (
     OKABE_ITO,
     SMALL_HEIGHT,
+    Figure,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     run_with_progress,
@@ -19,6 +22,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_select, page_slider, page_toggle, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula
 
 DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
 FACET_WIDTH = 210
@@ -27,14 +31,59 @@ LR_AUTO = {"adam": 0.01, "sgd": 0.5}
 APP_TIME_BUDGET_S = 90.0
 LOG_METRICS = ("grad_wq_norm", "max_logit")
 
+
+@figure_cache
+def metric_figure(rows: list[dict], metric: str, dks: list[int], scales: list[str],
+                  ref: tuple[float, str] | None) -> Figure:
+    """One training metric per step, one panel per d_k (a facet in the downloads), a line per scale,
+    with the metric's reference level (ln n, chance accuracy) as a dashed rule."""
+    df = with_scale_labels(rows)
+    title = t(f"training.metric.{metric}")
+
+    def layers(domain: list[float] | None, legend: bool = True) -> list[alt.Chart]:
+        colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(scales),
+                           legend=alt.Legend(orient="bottom", labelLimit=260) if legend else None)
+        y_scale = alt.Scale(type="log") if metric in LOG_METRICS else alt.Scale(zero=False)
+        if metric == "accuracy":
+            y_scale = alt.Scale(domain=[0, 1])
+        elif domain is not None:  # the panels share the facet's y scale
+            y_scale = alt.Scale(type="log" if metric in LOG_METRICS else "linear", domain=domain, nice=True)
+        base = alt.Chart().encode(
+            x=alt.X("step:Q", title=t("training.axis.step")),
+            y=alt.Y(f"{metric}:Q", title=title, scale=y_scale),
+            color=colour,
+            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+                     alt.Tooltip("dk:Q", title="d_k"), alt.Tooltip("step:Q", title=t("training.axis.step")),
+                     alt.Tooltip(f"{metric}:Q", title=title, format=".4g")])
+        line = base.mark_line(strokeWidth=1.8, clip=True)
+        if metric in LOG_METRICS:  # a log axis cannot show 0; exact zeros are counted below
+            line = line.transform_filter(f"datum.{metric} > 0")
+        out = [line]
+        if ref is not None:
+            value, label = ref
+            out.append(alt.Chart().mark_rule(strokeDash=[4, 4], color=OKABE_ITO[6]).encode(
+                y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
+        return out
+
+    chart = alt.layer(*layers(None), data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
+        column=alt.Column("dk:O", title=None, sort=sorted(dks),
+                          header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
+    ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
+    values = df[metric][df[metric] > 0] if metric in LOG_METRICS else df[metric]
+    values = [float(v) for v in values.dropna()] + ([ref[0]] if ref is not None else [])
+    domain = [min(values), max(values)] if values else None
+    panels = [alt.layer(*layers(domain, legend=i == 0), data=df[df["dk"] == dk]).properties(
+        width=FACET_WIDTH, height=SMALL_HEIGHT - 40, title=f"d_k = {dk}") for i, dk in enumerate(sorted(dks))]
+    return figure(chart, df[["dk", "scale", "c", "step", metric]], panels=panels)
+
 s = settings()
 st.title(t("training.title"))
 st.markdown(t("training.intro"))
-st.latex(r"q = W_Q e_{\text{query}},\quad k_j = W_K e_{\text{key}_j},\quad s_j = c\,(q\cdot k_j),\quad "
-         r"p = \operatorname{softmax}(s),\quad z = W_O \sum_j p_j\, v_j,\quad "
-         r"L = -\ln \operatorname{softmax}(z)_y")
-st.latex(r"\frac{\partial L}{\partial s} = J\,\frac{\partial L}{\partial p},\qquad "
-         r"J = \operatorname{diag}(p) - p p^{\top}")
+formula(r"q = W_Q e_{\text{query}},\quad k_j = W_K e_{\text{key}_j},\quad s_j = c\,(q\cdot k_j),\quad "
+        r"p = \operatorname{softmax}(s),\quad z = W_O \sum_j p_j\, v_j,\quad "
+        r"L = -\ln \operatorname{softmax}(z)_y")
+formula(r"\frac{\partial L}{\partial s} = J\,\frac{\partial L}{\partial p},\qquad "
+        r"J = \operatorname{diag}(p) - p p^{\top}")
 st.caption(t("training.formula_caption"))
 
 # ---------------------------------------------------------------- controls
@@ -71,43 +120,20 @@ if result is not None:
     st.caption(t("training.ran", runs=len(runs), steps=p["steps"], batch=p["batch"], seed=p["seed"],
                  seconds=fmt_num(p["seconds_total"], 3),
                  device=t(f"training.device.{p['device']}")))
-    df = with_scale_labels(result["rows"])
-    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(p["scale"]),
-                       legend=alt.Legend(orient="bottom", labelLimit=260))
     refs = {"entropy": (p["ln_n"], t("training.ln_n")),
             "accuracy": (p["chance_accuracy"], t("training.chance"))}
 
     st.subheader(t("training.curves"))
-    for metric in tr.METRICS:
-        title = t(f"training.metric.{metric}")
-        y_scale = alt.Scale(type="log") if metric in LOG_METRICS else alt.Scale(zero=False)
-        if metric == "accuracy":
-            y_scale = alt.Scale(domain=[0, 1])
-        base = alt.Chart().encode(
-            x=alt.X("step:Q", title=t("training.axis.step")),
-            y=alt.Y(f"{metric}:Q", title=title, scale=y_scale),
-            color=colour,
-            tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                     alt.Tooltip("dk:Q", title="d_k"), alt.Tooltip("step:Q", title=t("training.axis.step")),
-                     alt.Tooltip(f"{metric}:Q", title=title, format=".4g")])
-        line = base.mark_line(strokeWidth=1.8, clip=True)
-        if metric in LOG_METRICS:  # a log axis cannot show 0; exact zeros are counted below
-            line = line.transform_filter(f"datum.{metric} > 0")
-        layers = [line]
-        if metric in refs:
-            value, label = refs[metric]
-            layers.append(alt.Chart().mark_rule(strokeDash=[4, 4], color=OKABE_ITO[6]).encode(
-                y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
-        chart = alt.layer(*layers, data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
-            column=alt.Column("dk:O", title=None, sort=sorted(p["dk"]),
-                              header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
-        ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
-        show_chart(chart, df[["dk", "scale", "c", "step", metric]], f"training-{metric}")
-        if metric == "grad_wq_norm":
-            for r in runs:
-                if r["grad_zero_steps"]:
-                    st.caption(t("training.zero_grad", dk=r["dk"], scale=scale_label(r["scale"]),
-                                 count=r["grad_zero_steps"]))
+    # One quantity at a time: four panels (one per d_k) instead of twenty for the browser to draw.
+    metric = page_select("train_metric", "training.metric_pick", tr.METRICS, "loss",
+                         format_func=lambda m: t(f"training.metric.{m}"))
+    show_chart(metric_figure(result["rows"], metric, p["dk"], p["scale"], refs.get(metric)),
+               name=f"training-{metric}")
+    if metric == "grad_wq_norm":
+        for r in runs:
+            if r["grad_zero_steps"]:
+                st.caption(t("training.zero_grad", dk=r["dk"], scale=scale_label(r["scale"]),
+                             count=r["grad_zero_steps"]))
 
     st.subheader(t("training.summary"))
     cols = ("dk", "scale", "c", "seconds", "entropy_first", "max_logit_first", "grad_wq_norm_first",

@@ -9,9 +9,12 @@ from core.sampling import DISTRIBUTIONS
 from pages.ui.charts import (
     SMALL_HEIGHT,
     WIDTH,
+    Figure,
     cached,
     dk_axis,
     dk_rule,
+    figure,
+    figure_cache,
     fmt_num,
     run_with_progress,
     scale_colours,
@@ -22,13 +25,83 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_select, page_slider, settings
 from pages.ui.i18n import t
+from pages.ui.layout import formula, metric_row
+
+HIST_COLUMNS = ["kind", "x0", "x1", "x", "density", "theory"]
+
+
+@figure_cache
+def histogram_figure(rows: list[dict], dk: int, scale: str) -> Figure:
+    """Raw and scaled scores side by side, each with its normal approximation."""
+    hist = pd.DataFrame(rows, columns=HIST_COLUMNS)
+    panels = []
+    for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
+        base = alt.Chart(hist[hist["kind"] == kind])
+        bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
+            x=alt.X("x0:Q", title=x_title), x2="x1:Q",
+            y=alt.Y("density:Q", title=t("variance.hist.density")), y2=alt.datum(0),
+            tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),
+                     alt.Tooltip("x1:Q", format=".3g", title="<"),
+                     alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
+                     alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
+        line = base.mark_line(color="#000000", strokeWidth=2).encode(x="x:Q", y="theory:Q")
+        panels.append(alt.layer(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
+    chart = alt.hconcat(*panels).properties(
+        title=alt.TitleParams(t("variance.hist.title", dk=dk, scale=scale_label(scale)), anchor="start"))
+    return figure(chart, hist)
+
+
+def _colour(scales: list[str]) -> alt.Color:
+    return alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(scales),
+                     legend=alt.Legend(orient="bottom", columns=3, labelLimit=260))
+
+
+@figure_cache
+def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
+    """Var of the scaled score vs d_k: measured points, the theory line, a confidence band."""
+    df = with_scale_labels(rows)
+    base = alt.Chart(df).encode(x=dk_axis(), color=_colour(scales))
+    y = alt.Y("var_scaled:Q", title=t("variance.sweep.y"), scale=alt.Scale(type="log"))
+    tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+            alt.Tooltip("dk:Q", title="d_k"),
+            alt.Tooltip("var_scaled:Q", format=".4g", title=t("variance.measured")),
+            alt.Tooltip("theory_var_scaled:Q", format=".4g", title=t("variance.theory"))]
+    chart = alt.layer(
+        base.mark_area(opacity=0.18).encode(y=alt.Y("band_lo:Q", title=t("variance.sweep.y"),
+                                                    scale=alt.Scale(type="log")), y2="band_hi:Q"),
+        base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_var_scaled:Q")),
+        base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
+        dk_rule(dk),
+    ).properties(width=WIDTH, height=300, title=alt.TitleParams(t("variance.sweep.title"), anchor="start"))
+    return figure(chart, df[["dk", "scale", "var_raw", "var_raw_se", "var_scaled", "theory_var_scaled",
+                             "band_lo", "band_hi"]])
+
+
+@figure_cache
+def mean_figure(rows: list[dict], scales: list[str], dk: int, rho: float) -> Figure:
+    """Mean of the scaled score vs d_k when q and k are correlated, with its theory line."""
+    df = with_scale_labels(rows)
+    base = alt.Chart(df).encode(x=dk_axis(), color=_colour(scales))
+    y = alt.Y("mean_scaled:Q", title=t("variance.mean.y"), scale=alt.Scale(type="log"))
+    tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
+            alt.Tooltip("dk:Q", title="d_k"),
+            alt.Tooltip("mean_scaled:Q", format=".4g", title=t("variance.measured")),
+            alt.Tooltip("theory_mean_scaled:Q", format=".4g", title=t("variance.theory"))]
+    chart = alt.layer(
+        base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_mean_scaled:Q")),
+        base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
+        dk_rule(dk),
+    ).properties(width=WIDTH, height=300,
+                 title=alt.TitleParams(t("variance.mean.title", rho=f"{rho:g}"), anchor="start"))
+    return figure(chart, df[["dk", "scale", "mean_raw", "mean_scaled", "theory_mean_scaled"]])
+
 
 s = settings()
 st.title(t("variance.title"))
 st.markdown(t("variance.claim"))
-st.latex(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,"
-         r"\qquad k=\rho\,q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;"
-         r"\mathbb{E}[q\cdot k]=\rho\,d_k,\;\operatorname{Var}(q\cdot k)=d_k(1+\rho^2)")
+formula(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,"
+        r"\qquad k=\rho\,q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;"
+        r"\mathbb{E}[q\cdot k]=\rho\,d_k,\;\operatorname{Var}(q\cdot k)=d_k(1+\rho^2)")
 
 c1, c2 = st.columns(2)
 rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key="variance.rho_help",
@@ -45,76 +118,29 @@ if view is not None:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     at = here["rows"]
     if at:
-        cols = st.columns(2 + len(at))
-        cols[0].metric(t("variance.metric.var_raw"), fmt_num(at[0]["var_raw"]))
-        cols[1].metric(t("variance.metric.theory"), fmt_num(at[0]["theory_var"]))
-    for col, row in zip(cols[2:] if at else [], at, strict=True):
-        label = t("variance.metric.var_scaled", scale=scale_label(row["scale"]))
-        col.metric(label, fmt_num(row["var_scaled"]))
+        metrics = metric_row()
+        metrics.metric(t("variance.metric.var_raw"), fmt_num(at[0]["var_raw"]))
+        metrics.metric(t("variance.metric.theory"), fmt_num(at[0]["theory_var"]))
+        for row in at:
+            label = t("variance.metric.var_scaled", scale=scale_label(row["scale"]))
+            metrics.metric(label, fmt_num(row["var_scaled"]))
 
     # Histograms: raw and scaled side by side, each with its normal approximation.
     defined = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
     hist_scale = "sqrt" if "sqrt" in defined else defined[0]
     samples = cached(views.score_samples, dk=s.dk, scale=hist_scale, samples=min(view["samples"], 20000),
                      seed=s.seed, rho=rho, dist=dist)
-    hist = pd.DataFrame(samples["rows"] if samples else [], columns=["kind", "x0", "x1", "x", "density",
-                                                                        "theory"])
-    hist_label = scale_label(hist_scale)
-    panels = []
-    for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
-        base = alt.Chart(hist[hist["kind"] == kind])
-        bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
-            x=alt.X("x0:Q", title=x_title), x2="x1:Q",
-            y=alt.Y("density:Q", title=t("variance.hist.density")), y2=alt.datum(0),
-            tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),
-                     alt.Tooltip("x1:Q", format=".3g", title="<"),
-                     alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
-                     alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
-        line = base.mark_line(color="#000000", strokeWidth=2).encode(x="x:Q", y="theory:Q")
-        panels.append(alt.layer(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
-    hist_chart = alt.hconcat(*panels).properties(
-        title=alt.TitleParams(t("variance.hist.title", dk=s.dk, scale=hist_label), anchor="start"))
-    show_chart(hist_chart, hist, "variance-histogram")
+    show_chart(histogram_figure(samples["rows"] if samples else [], s.dk, hist_scale),
+               name="variance-histogram")
     st.caption(t("variance.hist.caption", samples=min(view["samples"], 20000)))
 
-    df = with_scale_labels(view["rows"])
-    colour = alt.Color("scale_label:N", title=t("common.legend.scale"), scale=scale_colours(view["scales"]),
-                       legend=alt.Legend(orient="bottom", columns=3, labelLimit=260))
     left, right = st.columns(2, gap="medium")
     with left:
-        base = alt.Chart(df).encode(x=dk_axis(), color=colour)
-        y = alt.Y("var_scaled:Q", title=t("variance.sweep.y"), scale=alt.Scale(type="log"))
-        tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                alt.Tooltip("dk:Q", title="d_k"),
-                alt.Tooltip("var_scaled:Q", format=".4g", title=t("variance.measured")),
-                alt.Tooltip("theory_var_scaled:Q", format=".4g", title=t("variance.theory"))]
-        chart = alt.layer(
-            base.mark_area(opacity=0.18).encode(y=alt.Y("band_lo:Q", title=t("variance.sweep.y"),
-                                                        scale=alt.Scale(type="log")), y2="band_hi:Q"),
-            base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_var_scaled:Q")),
-            base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
-            dk_rule(s.dk),
-        ).properties(width=WIDTH, height=300,
-                     title=alt.TitleParams(t("variance.sweep.title"), anchor="start"))
-        show_chart(chart, df[["dk", "scale", "var_raw", "var_raw_se", "var_scaled", "theory_var_scaled",
-                              "band_lo", "band_hi"]], "variance-sweep")
+        show_chart(variance_sweep_figure(view["rows"], view["scales"], s.dk), name="variance-sweep")
         st.caption(t("variance.sweep.caption"))
     with right:
         if rho > 0:
-            base = alt.Chart(df).encode(x=dk_axis(), color=colour)
-            y = alt.Y("mean_scaled:Q", title=t("variance.mean.y"), scale=alt.Scale(type="log"))
-            tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
-                    alt.Tooltip("dk:Q", title="d_k"),
-                    alt.Tooltip("mean_scaled:Q", format=".4g", title=t("variance.measured")),
-                    alt.Tooltip("theory_mean_scaled:Q", format=".4g", title=t("variance.theory"))]
-            chart = alt.layer(
-                base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_mean_scaled:Q")),
-                base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
-                dk_rule(s.dk),
-            ).properties(width=WIDTH, height=300,
-                         title=alt.TitleParams(t("variance.mean.title", rho=f"{rho:g}"), anchor="start"))
-            show_chart(chart, df[["dk", "scale", "mean_raw", "mean_scaled", "theory_mean_scaled"]],
-                       "variance-mean")
+            show_chart(mean_figure(view["rows"], view["scales"], s.dk, rho), name="variance-mean")
             st.caption(t("variance.mean.caption"))
         else:
             st.info(t("variance.mean.zero"), icon=":material/tune:")

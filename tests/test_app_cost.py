@@ -44,7 +44,7 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert "--repeats 2" in code
     args = build_parser().parse_args(code.split()[3:])  # the command is one the CLI accepts
     assert args.fit and args.d_at == 64 and args.repeats == 2 and args.naive_max_seconds == 0.1
-    assert len(at.latex) >= 3
+    assert len([m for m in at.markdown if "\\displaystyle" in m.value]) >= 3  # the formulas
     assert not at.warning  # valid URL: no notices
 
 
@@ -91,10 +91,25 @@ def test_the_page_stays_thin():
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
-def test_charts_have_fixed_size(lang):
-    at = _cost_page(lang=lang, cost_torch="0", **SMALL)
+def test_charts_fit_their_column_with_a_fixed_height(lang):
+    """On screen a chart takes its column's width (a phone's too) and keeps its height; the
+    downloads render it at its fixed desktop size."""
+    from pages.ui import charts
+
+    shown = []
+    show = charts.show_chart
+    charts.show_chart = lambda fig, *a, **k: (shown.append(fig), show(fig, *a, **k))[1]
+    try:
+        at = _cost_page(lang=lang, cost_torch="0", **SMALL)
+    finally:
+        charts.show_chart = show
     for c in _charts(at):
         spec = json.loads(c.proto.spec)
+        assert "width" not in spec and spec["autosize"]["type"] == "fit-x"
+        assert isinstance(spec["height"], int)
+    assert len(shown) == 4
+    for fig in shown:
+        spec = json.loads(charts.export_spec(fig))
         assert isinstance(spec["width"], int) and isinstance(spec["height"], int)
 
 

@@ -5,6 +5,8 @@ Runs are kept tiny through the page's own URL parameters (few steps, one or two 
 
 from __future__ import annotations
 
+import json
+
 from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
@@ -23,14 +25,30 @@ def _charts(at: AppTest) -> list:
     return at.get("vega_lite_chart")
 
 
+def _formulas(at: AppTest) -> list:
+    return [m for m in at.markdown if "\\displaystyle" in m.value]
+
+
 def test_training_page_renders_curves_and_summary():
     at = _open(SMALL)
     assert at.title[0].value == text_for("training.title", "en")
-    assert len(_charts(at)) == 5  # loss, accuracy, entropy, ‖∂L/∂W_Q‖, max logit
+    # the chosen quantity (loss by default), one panel per d_k (64 and 1024)
+    assert len(_charts(at)) == 2
+    assert all(json.loads(c.proto.spec)["title"] in ("d_k = 64", "d_k = 1024") for c in _charts(at))
     table = at.dataframe[0].value
     assert len(table) == 2 * 3  # d_k 64 and 1024 × (none, sqrt from the sidebar + linear)
     assert any(text_for("common.what_to_notice", "en") in m.value for m in at.info)
-    assert len(at.latex) >= 2
+    assert len(_formulas(at)) >= 2
+
+
+def test_each_quantity_is_one_click_or_one_link_away():
+    at = _open({**SMALL, "train_metric": "max_logit"})
+    assert at.radio(key="train_metric").value == "max_logit"
+    assert len(_charts(at)) == 2
+    at.radio(key="train_metric").set_value("entropy").run()
+    assert not at.exception
+    titles = [m.value.replace("\\", "") for m in at.markdown]  # the title, Markdown-escaped
+    assert any(text_for("training.metric.entropy", "en") in v for v in titles)
 
 
 def test_training_page_in_chinese():

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import pytest
 from conftest import ARTIFACTS
-from test_browser import CHROMIUM, LAUNCH_ARGS, _require_browser, assert_healthy, serve, wait_idle
+from test_browser import _require_browser, assert_healthy
 
 from core import factcheck as fc
 from pages.ui.i18n import text_for
+from tools.app_driver import launch_chromium, serve, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -19,8 +20,8 @@ def browser():
     _require_browser()
     from playwright.sync_api import sync_playwright
 
-    with serve("streamlit-factcheck.log") as url, sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+    with serve(ARTIFACTS / "streamlit-factcheck.log") as url, sync_playwright() as p:
+        b = launch_chromium(p)
         yield b, url
         b.close()
 

@@ -18,10 +18,11 @@ from urllib.parse import parse_qsl, urlsplit
 
 import pytest
 from conftest import ARTIFACTS
-from test_browser import CHROMIUM, IDLE, LAUNCH_ARGS, _require_browser, serve, wait_first_render, wait_idle
+from test_browser import _require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
+from tools.app_driver import IDLE, launch_chromium, serve, wait_first_render, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +40,7 @@ H1_IS = "(want) => document.querySelector('h1')?.innerText === want"
 @pytest.fixture(scope="module")
 def server():
     _require_browser()
-    with serve("streamlit-lesson.log") as url:
+    with serve(ARTIFACTS / "streamlit-lesson.log") as url:
         yield url
 
 
@@ -48,7 +49,7 @@ def browser(server):
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        b = launch_chromium(p)
         yield b
         b.close()
     (ARTIFACTS / "lesson-timings.json").write_text(json.dumps(TIMINGS, indent=2, sort_keys=True))

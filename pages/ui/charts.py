@@ -1,7 +1,11 @@
 """Charts, cached compute and notices: the pieces every page uses between its controls and its text.
 
-- `show_chart(chart, data, name)`: the Altair chart at its fixed size, plus CSV / PNG / SVG downloads
-  (PNG and SVG rendered by vl-convert only when clicked).
+- `@figure_cache` on a function that builds an Altair chart and returns `figure(chart, data)`: the
+  chart is turned into Vega-Lite once per distinct arguments and language, shared by all sessions.
+- `show_chart(fig, name=…)`: the Figure at its container's width (panels side by side, stacked on
+  a phone), plus CSV / PNG / SVG downloads at the chart's fixed desktop size (PNG and SVG rendered
+  by vl-convert only when clicked). An Altair chart is accepted too (converted, cached by content).
+- `metric_row()` and `formula()`: rows of metrics that wrap, formulas that wrap on a phone.
 - Colour-blind-safe colours: Okabe–Ito for categories (one fixed colour per scale), viridis for heatmaps.
 - `cached(fn, **kwargs)` / `run_with_progress(fn, **kwargs)`: a core function called through
   st.cache_data (keyed by its parameters, bounded), the second with a progress bar; both turn
@@ -11,10 +15,21 @@
 from __future__ import annotations
 
 import contextlib
+import dis
+import functools
+import hashlib
 import importlib
+import json
+import marshal
 import math
+import pickle
+import re
+import threading
 import time
+import types
+from collections import OrderedDict
 from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from typing import Any
 
 import altair as alt
@@ -42,6 +57,8 @@ WIDE_WIDTH = 900                # one chart across the page
 SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 
 CACHE_ENTRIES = 96
+FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
+FIGURE_CACHE_ENTRIES = 1024
 PROGRESS_INTERVAL_S = 0.1      # the least time between two updates of a progress bar
 
 
@@ -85,12 +102,356 @@ def fmt_pct(x: float) -> str:
     return f"{100.0 * float(x):.1f} %"
 
 
-# ---------------------------------------------------------------- showing charts
+# ---------------------------------------------------------------- figures: built once, drawn cheaply
+#
+# Turning an Altair chart into a Vega-Lite spec (validation included) costs tens of milliseconds
+# per chart, and a page has up to eight: that was most of a warm rerun. A page therefore builds each
+# chart in a function decorated with @figure_cache: the function runs once per distinct arguments
+# (and language), and every rerun of every session reuses the Figure it returned, drawn with
+# st.vega_lite_chart from a ready dict whose data are already Arrow bytes.
 
 
-def _export_spec(chart: alt.TopLevelMixin) -> str:
-    c = chart.configure(font=FONT) if chart.config is alt.Undefined else chart
-    return c.to_json()
+@dataclass(frozen=True, eq=False)
+class Figure:
+    """A chart ready to draw.
+
+    chart:     the Altair chart at its fixed desktop size — what the PNG / SVG downloads render;
+    data:      the table the CSV download holds;
+    views:     the Vega-Lite specs the browser draws (one per panel), sized to their container,
+               their datasets as Arrow IPC bytes;
+    title:     the panels' common title (drawn above them), or None;
+    max_width: the widest (px) a view may grow, or None for the container's width;
+    nbytes:    the Figure's approximate size in memory (the cache is bounded by it).
+    """
+
+    chart: Any
+    data: pd.DataFrame
+    views: tuple[dict[str, Any], ...]
+    title: str | None
+    max_width: int | None
+    nbytes: int
+
+
+def _arrow_bytes(df: pd.DataFrame) -> bytes:
+    """The table as Arrow IPC stream bytes, as Streamlit itself sends chart data."""
+    import pyarrow as pa
+
+    table = pa.Table.from_pandas(df)
+    sink = pa.BufferOutputStream()
+    with pa.ipc.new_stream(sink, table.schema) as writer:
+        writer.write_table(table)
+    return sink.getvalue().to_pybytes()
+
+
+_VIEW_LISTS = ("layer", "hconcat", "vconcat", "concat")
+
+
+def _name_data(chart: Any, frames: dict[str, tuple[pd.DataFrame, bytes]],
+               names: dict[bytes, str] | None = None) -> Any:
+    """A shallow copy of `chart` whose DataFrames, at every level, are named datasets; `frames`
+    collects name → (DataFrame, Arrow bytes). Nothing process-wide is switched (Altair's data
+    transformers are global), and nothing is validated.
+
+    Names follow the order the tables first appear in (equal tables share one), not their
+    content: when new settings change only the data, the spec text stays the same and the
+    browser swaps the data in the chart it has instead of building a new one."""
+    names = {} if names is None else names
+    c = chart.copy(deep=False)
+    data = c._get("data")
+    if isinstance(data, pd.DataFrame):
+        raw = _arrow_bytes(data)
+        digest = hashlib.blake2b(raw, digest_size=16).digest()
+        name = names.setdefault(digest, f"data-{len(names)}")
+        frames[name] = (data, raw)
+        c.data = alt.NamedData(name=name)
+    for attr in _VIEW_LISTS:
+        views = c._get(attr)
+        if isinstance(views, list):
+            c[attr] = [_name_data(v, frames, names) if isinstance(v, alt.SchemaBase) else v for v in views]
+    spec = c._get("spec")
+    if isinstance(c, (alt.FacetChart, alt.RepeatChart)) and isinstance(spec, alt.SchemaBase):
+        c.spec = _name_data(spec, frames, names)
+    return c
+
+
+def _vega_lite(chart: Any) -> tuple[dict[str, Any], dict[str, tuple[pd.DataFrame, bytes]]]:
+    """(spec without data, its datasets): the chart's Vega-Lite dict, Altair's theme left out (as
+    st.altair_chart leaves it out)."""
+    frames: dict[str, tuple[pd.DataFrame, bytes]] = {}
+    spec = _name_data(chart, frames).to_dict(validate=False)
+    theme = alt.theme.get()
+    config = spec.get("config")
+    if theme is not None and isinstance(config, dict):
+        for key, value in (theme().get("config") or {}).items():
+            mine = config.get(key)
+            if isinstance(mine, dict) and isinstance(value, dict):
+                for k, v in value.items():
+                    if mine.get(k) == v:
+                        del mine[k]
+                if not mine:
+                    del config[key]
+            elif mine == value:
+                del config[key]
+        if not config:
+            del spec["config"]
+    return spec, frames
+
+
+NARROW_PLOT = 360  # px: below this plot width, legends under or over a chart list their entries in one column
+# Vega's own default legend layout, and the same with legends under (or over) the plot stacked
+# instead of side by side — two legends in a row are too wide for a phone.
+_LEGEND_LAYOUT = ("{offset: 18, direction: 'horizontal', left: {direction: 'vertical'}, "
+                  "right: {direction: 'vertical'}")
+_STACKED = "bottom: {direction: 'vertical', anchor: 'start'}, top: {direction: 'vertical', anchor: 'start'}"
+LEGEND_LAYOUT_EXPR = f"width < {NARROW_PLOT} ? {_LEGEND_LAYOUT}, {_STACKED}}} : {_LEGEND_LAYOUT}}}"
+
+
+def _narrow_legends(node: Any, seen: set[str] | None = None) -> set[str]:
+    """Legends under (or over) a chart keep their columns — or their single row — on a wide screen,
+    and become one column when the plot is narrower than NARROW_PLOT (a phone, a third of a
+    desktop): a row of entries does not wrap by itself and would stick out. Returns the distinct
+    such legends (layers repeating a legend share it)."""
+    seen = set() if seen is None else seen
+    if isinstance(node, dict):
+        for channel, value in node.items():
+            legend = value.get("legend") if isinstance(value, dict) else None
+            if isinstance(legend, dict) and legend.get("orient") in ("bottom", "top"):
+                seen.add(f"{channel}:{value.get('field')}")
+                columns = legend.get("columns", 0)
+                if isinstance(columns, (int, float)) and columns != 1:
+                    legend["columns"] = {"expr": f"width < {NARROW_PLOT} ? 1 : {int(columns)}"}
+            else:
+                _narrow_legends(value, seen)
+    elif isinstance(node, list):
+        for value in node:
+            _narrow_legends(value, seen)
+    return seen
+
+
+def _text_width(text: str, size: float = 13) -> float:
+    """Rough rendered width of `text` in px: CJK characters are square, Latin ones about half."""
+    return sum(size if ord(ch) > 0x2E80 else 0.55 * size for ch in text)
+
+
+def _split_title(text: str) -> list[str]:
+    """`text` as two lines, broken near its middle: before a parenthesis, else at a space or comma."""
+    middle = len(text) / 2
+    cuts = [i for i, ch in enumerate(text) if ch in " ,，（(" and 0 < i < len(text) - 1]
+    if not cuts:
+        cut = round(middle)
+    else:
+        cut = min(cuts, key=lambda i: abs(i - middle) - (3 if text[i] in "(（" else 0))
+    first, second = text[:cut].rstrip(" ,"), text[cut:].lstrip(" ")
+    if text[cut] in ",，":
+        first, second = text[:cut + 1], text[cut + 1:].lstrip(" ")
+    return [first, second]
+
+
+def _wrap_title(spec: dict[str, Any]) -> None:
+    """A chart title too long for a narrow plot (a phone) goes onto two lines there instead of
+    being cut off with an ellipsis; on a wide plot it stays one line."""
+    title = spec.get("title")
+    params = title if isinstance(title, dict) else {"text": title}
+    text = params.get("text")
+    if not isinstance(text, str):
+        return
+    size = params.get("fontSize", 13)
+    need = _text_width(text, size if isinstance(size, (int, float)) else 13)
+    if need < NARROW_PLOT - 40:
+        return
+    lines, whole = json.dumps(_split_title(text), ensure_ascii=False), json.dumps(text, ensure_ascii=False)
+    spec["title"] = {**params, "text": {"expr": f"width < {round(need)} ? {lines} : {whole}"}}
+
+
+def _view(chart: Any) -> tuple[dict[str, Any], int]:
+    """One panel as the browser draws it: the container's width (`fit-x`: the plot, axes and legend
+    fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes.
+    Returns (spec, approx bytes)."""
+    spec, frames = _vega_lite(chart)
+    spec.pop("width", None)
+    spec["autosize"] = {"type": "fit-x", "contains": "padding"}
+    _wrap_title(spec)
+    if len(_narrow_legends(spec)) > 1:
+        config = spec.setdefault("config", {})
+        config["legend"] = {**config.get("legend", {}), "layout": {"expr": LEGEND_LAYOUT_EXPR}}
+    # What st.vega_lite_chart would patch in place on every call (a null colour legend title).
+    colour = (spec.get("encoding") or {}).get("color")
+    if isinstance(colour, dict):
+        if "title" in colour and colour["title"] is None:
+            colour["title"] = " "
+        legend = colour.get("legend")
+        if isinstance(legend, dict) and "title" in legend and legend["title"] is None:
+            legend["title"] = " "
+    spec["datasets"] = {name: raw for name, (_, raw) in frames.items()}
+    size = 4 * len(json.dumps({k: v for k, v in spec.items() if k != "datasets"}))
+    size += sum(len(raw) + int(df.memory_usage(deep=True).sum()) for df, raw in frames.values())
+    return spec, size
+
+
+def _title_text(title: Any) -> str | None:
+    if isinstance(title, alt.TitleParams):
+        title = title.text
+    if isinstance(title, (list, tuple)):
+        return " ".join(str(x) for x in title)
+    return None if title is alt.Undefined or title is None else str(title)
+
+
+def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
+           max_width: int | None = None) -> Figure:
+    """A Figure from an Altair chart at its fixed desktop size (what the downloads render).
+
+    Side-by-side charts (an hconcat, or `panels` given for a facet) are drawn as separate panels in
+    columns, which stack on a phone; their common title goes above them. `max_width` keeps a
+    heat map near square on a wide screen.
+    """
+    if panels is None and isinstance(chart, alt.HConcatChart):
+        top, config = chart._get("data"), chart._get("config")
+        panels = []
+        for sub in chart.hconcat:
+            panel = sub.copy(deep=False)
+            if isinstance(top, pd.DataFrame) and panel._get("data") is alt.Undefined:
+                panel.data = top
+            if config is not alt.Undefined:
+                panel.config = config
+            panels.append(panel)
+    title = _title_text(chart._get("title")) if panels else None
+    views, size = [], 0
+    for panel in panels or [chart]:
+        view, n = _view(panel)
+        views.append(view)
+        size += n
+    size += int(data.memory_usage(deep=True).sum())
+    return Figure(chart=chart, data=data, views=tuple(views), title=title, max_width=max_width,
+                  nbytes=size)
+
+
+class FigureCache:
+    """Figures by key, least recently used first out, bounded by total bytes and by count.
+    Shared by every session of the server (Figures are never modified once built)."""
+
+    def __init__(self, max_bytes: int, max_entries: int):
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self._items: OrderedDict[Any, Figure] = OrderedDict()
+        self._bytes = 0
+        self._lock = threading.Lock()
+
+    def get(self, key: Any, build: Callable[[], Figure]) -> Figure:
+        with self._lock:
+            fig = self._items.get(key)
+            if fig is not None:
+                self._items.move_to_end(key)
+                return fig
+        fig = build()  # outside the lock: other sessions keep drawing meanwhile
+        with self._lock:
+            if key not in self._items:
+                self._items[key] = fig
+                self._bytes += fig.nbytes
+            while self._items and (self._bytes > self.max_bytes or len(self._items) > self.max_entries):
+                _, old = self._items.popitem(last=False)
+                self._bytes -= old.nbytes
+        return fig
+
+    def stats(self) -> tuple[int, int]:
+        """(entries, bytes) held now."""
+        with self._lock:
+            return len(self._items), self._bytes
+
+    def clear(self) -> None:
+        with self._lock:
+            self._items.clear()
+            self._bytes = 0
+
+
+FIGURES = FigureCache(FIGURE_CACHE_BYTES, FIGURE_CACHE_ENTRIES)
+
+
+class _HashSink:
+    def __init__(self) -> None:
+        self.hash = hashlib.blake2b(digest_size=20)
+
+    def write(self, b: bytes) -> None:
+        self.hash.update(b)
+
+
+def _digest(args: tuple[Any, ...], kwargs: dict[str, Any]) -> str:
+    """A digest of the arguments' values. Pickle without its memo ("fast" mode), so equal values
+    give equal bytes however their objects are shared (a fresh core result and its cached copy)."""
+    sink = _HashSink()
+    pickler = pickle.Pickler(sink, protocol=5)
+    pickler.fast = True
+    pickler.dump((args, sorted(kwargs.items())))
+    return sink.hash.hexdigest()
+
+
+_CHECKED: set[str] = set()
+
+
+def _check_reads_no_page_state(build: Callable[..., Any], key: str) -> None:
+    """A cached builder must depend on its arguments only: refuse one that reads a page variable
+    (`s`, `view`, …), which would silently serve a stale chart. Module constants (UPPER_CASE),
+    functions, classes and modules are fine."""
+    if key in _CHECKED:
+        return
+    codes = [build.__code__]
+    while codes:
+        code = codes.pop()
+        codes += [c for c in code.co_consts if isinstance(c, types.CodeType)]
+        for ins in dis.get_instructions(code):
+            if ins.opname not in ("LOAD_GLOBAL", "LOAD_NAME"):
+                continue
+            name = str(ins.argval)
+            if name not in build.__globals__ or name.isupper():
+                continue
+            value = build.__globals__[name]
+            if not (callable(value) or isinstance(value, types.ModuleType)):
+                raise TypeError(f"figure builder {build.__qualname__} reads the page's variable `{name}`; "
+                                "pass it as an argument")
+    _CHECKED.add(key)
+
+
+def figure_cache(build: Callable[..., Figure]) -> Callable[..., Figure]:
+    """Decorator: `build(*args, **kwargs) -> Figure` runs once per distinct arguments (compared by
+    value) and language; later calls, from any session, return that Figure from FIGURES."""
+    code = build.__code__
+    ident = f"{code.co_filename}:{build.__qualname__}:" + hashlib.blake2b(
+        marshal.dumps(code), digest_size=8).hexdigest()
+    _check_reads_no_page_state(build, ident)
+
+    @functools.wraps(build)
+    def cached_build(*args: Any, **kwargs: Any) -> Figure:
+        key = (ident, current_lang(), _digest(args, kwargs))
+        return FIGURES.get(key, lambda: build(*args, **kwargs))
+
+    return cached_build
+
+
+def _figure_of_chart(chart: Any, data: pd.DataFrame) -> Figure | None:
+    """show_chart's path for a page that still hands over an Altair chart: the Figure cached by the
+    chart's content (its construction is still paid by the page); None when it cannot be converted
+    here (st.altair_chart then draws it)."""
+    try:
+        key = ("chart", _digest((chart, data), {}))
+    except Exception:  # an unpicklable chart: convert it every time
+        key = None
+    try:
+        return FIGURES.get(key, lambda: figure(chart, data)) if key else figure(chart, data)
+    except Exception:
+        return None
+
+
+def export_spec(fig: Figure | Any) -> str:
+    """The Vega-Lite JSON a download renders: the chart at its fixed desktop size, its data inline,
+    the CJK-capable font (as the PNG / SVG exports always were)."""
+    chart = fig.chart if isinstance(fig, Figure) else fig
+    if chart._get("autosize") is alt.Undefined:
+        chart = chart.properties(autosize=alt.AutoSizeParams(type="pad"))
+    if chart._get("config") is alt.Undefined:
+        chart = chart.configure(font=FONT)
+    frames: dict[str, tuple[pd.DataFrame, bytes]] = {}
+    spec = _name_data(chart, frames).to_dict(validate=False)
+    spec["datasets"] = {**spec.get("datasets", {}),
+                        **{name: alt.to_values(df)["values"] for name, (df, _) in frames.items()}}
+    return json.dumps(spec)
 
 
 def _png(spec: str) -> bytes:
@@ -105,26 +466,42 @@ def _svg(spec: str) -> str:
     return vlc.vegalite_to_svg(spec)
 
 
-def show_chart(chart: alt.TopLevelMixin, data: pd.DataFrame, name: str, container: Any = None) -> None:
-    """Render `chart` at its own fixed size; offer its data as CSV and itself as PNG / SVG.
+def _md_text(text: str) -> str:
+    """Our own text, shown literally inside Markdown (titles hold d_k, ρ, …)."""
+    return re.sub(r"([\\`*_\[\]$<>~])", r"\\\1", text)
+
+
+def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str = "chart",
+               container: Any = None) -> None:
+    """Draw a Figure (or an Altair chart, converted and cached by content) at its container's width,
+    with its data as CSV and itself as PNG / SVG (at its fixed desktop size) behind a download button.
 
     The files are produced only when a button is clicked (callables), so a rerun stays fast.
     `name` is the file stem ("saturation-entropy"); the language is appended.
     """
     where = container or st
-    if chart.autosize is alt.Undefined:
-        # Streamlit otherwise fits title, axes and legend *inside* width × height, squeezing the plot.
-        chart = chart.properties(autosize=alt.AutoSizeParams(type="pad"))
-    where.altair_chart(chart, width="content")
+    fig = chart if isinstance(chart, Figure) else _figure_of_chart(chart, data)
+    if fig is None:  # a chart our converter refused: Streamlit's own conversion, at its fixed size
+        fig = Figure(chart=chart, data=data, views=(), title=None, max_width=None, nbytes=0)
+        where.altair_chart(chart, width="content")
+    width: int | str = fig.max_width or "stretch"
+    if len(fig.views) == 1:
+        where.vega_lite_chart(spec=fig.views[0], width=width)
+    elif fig.views:
+        if fig.title:
+            where.markdown(f"**{_md_text(fig.title)}**")
+        for col, view in zip(where.columns(len(fig.views), gap="small"), fig.views, strict=True):
+            col.vega_lite_chart(spec=view, width=width)
+    table = fig.data
     stem = f"{name}-{current_lang()}"
     holder = where.popover(t("common.download.label"), icon=":material/download:")
-    holder.download_button(t("common.download.csv"), data=lambda: data.to_csv(index=False).encode("utf-8"),
+    holder.download_button(t("common.download.csv"), data=lambda: table.to_csv(index=False).encode("utf-8"),
                            file_name=f"{stem}.csv", mime="text/csv", on_click="ignore",
                            key=f"dl-{name}-csv")
-    holder.download_button(t("common.download.png"), data=lambda: _png(_export_spec(chart)),
+    holder.download_button(t("common.download.png"), data=lambda: _png(export_spec(fig)),
                            file_name=f"{stem}.png", mime="image/png", on_click="ignore",
                            key=f"dl-{name}-png")
-    holder.download_button(t("common.download.svg"), data=lambda: _svg(_export_spec(chart)),
+    holder.download_button(t("common.download.svg"), data=lambda: _svg(export_spec(fig)),
                            file_name=f"{stem}.svg", mime="image/svg+xml", on_click="ignore",
                            key=f"dl-{name}-svg")
 
@@ -299,3 +676,15 @@ def sweep_lines(df: pd.DataFrame, y: str, y_title: str, scales: list[str], dk: i
     if title:
         props["title"] = alt.TitleParams(title, anchor="start", fontSize=14)
     return chart.properties(**props)
+
+
+@figure_cache
+def sweep_figure(rows: list[dict[str, Any]], y: str, y_title: str, scales: list[str], dk: int,
+                 columns: tuple[str, ...], log_y: bool = True, title: str | None = None,
+                 height: int = HEIGHT, tooltips: tuple[tuple[str, str], ...] = (),
+                 y_domain: tuple[float, float] | None = None) -> Figure:
+    """`sweep_lines` of core's rows as a cached Figure; the CSV holds `columns`."""
+    df = with_scale_labels(rows)
+    chart = sweep_lines(df, y, y_title, scales, dk, log_y=log_y, title=title, height=height,
+                        tooltips=tooltips, y_domain=y_domain)
+    return figure(chart, df[list(columns)])

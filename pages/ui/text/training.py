@@ -67,6 +67,7 @@ TEXT: dict[str, dict[str, str]] = {
     "training.device.cpu": {"en": "CPU (torch)", "zh": "CPU（torch）"},
     "training.device.cuda": {"en": "GPU (torch CUDA)", "zh": "GPU（torch CUDA）"},
     "training.curves": {"en": "Curves, step by step", "zh": "逐步曲线"},
+    "training.metric_pick": {"en": "Quantity per step", "zh": "逐步显示的量"},
     "training.metric.loss": {"en": "Loss (cross-entropy, nats)", "zh": "损失（交叉熵，奈特）"},
     "training.metric.accuracy": {"en": "Batch accuracy", "zh": "批准确率"},
     "training.metric.entropy": {"en": "Mean attention entropy H(p) (nats)",

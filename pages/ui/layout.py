@@ -1,0 +1,61 @@
+"""Layout that fits a 360-px phone and still reads as before on a desktop or a projector.
+
+- `metric_row()`: a row of metrics that wraps (four side by side on a desktop, two per line on a
+  phone) where st.columns would stack them one per line or squash them;
+- `formula(tex)`: a display formula that wraps between its parts on a narrow screen where
+  st.latex would cut it off at the right edge.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import streamlit as st
+
+SEPARATOR = r"\qquad"
+# An invisible strut (1.6 em above the baseline, 1 em below) opening each part of a formula: inline
+# math sizes a line to its own content, so a wrapped line of tall fractions would touch the next.
+STRUT = r"\rule[-1em]{0pt}{2.6em}"
+# A metric in a row is at least this wide, so a 360-px phone fits two per line (three would squash
+# their numbers) while a desktop still spreads four or five across the page.
+METRIC_MIN_WIDTH = "8rem"
+# (a metric directly in the row, or a metric with its caption in a small container in the row)
+METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
+              ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
+              '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
+              f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
+
+
+def metric_row(container: Any = None) -> Any:
+    """A row for metrics: call .metric(...) on it. Spread across the width like st.columns on a
+    desktop; on a phone the metrics wrap two per line instead of stacking one per line."""
+    where = container or st
+    where.html(METRIC_CSS)  # the same rule every time: a style, nothing drawn
+    return where.container(horizontal=True, gap="small")
+
+
+def formula_parts(tex: str) -> list[str]:
+    r"""`tex` cut at its top-level \qquad separators (not inside braces), each part stripped."""
+    parts, depth, start, i = [], 0, 0, 0
+    while i < len(tex):
+        ch = tex[i]
+        end = i + len(SEPARATOR)
+        if depth == 0 and tex.startswith(SEPARATOR, i) and not tex[end:end + 1].isalpha():
+            parts.append(tex[start:i])
+            i = start = end
+            continue
+        if ch == "\\":
+            i += 2  # an escaped character (\{, \\) never opens or closes a group
+            continue
+        depth += (ch == "{") - (ch == "}")
+        i += 1
+    parts.append(tex[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def formula(tex: str, container: Any = None) -> None:
+    r"""Show `tex` centred in display style, as st.latex would, but free to wrap: each part between
+    top-level \qquad separators is its own piece of math (KaTeX also breaks inside a part after a
+    relation such as = or ⇒), so a phone shows the formula on several lines instead of cutting it."""
+    pieces = [f"$\\displaystyle {STRUT}{p}$" for p in formula_parts(tex)]
+    (container or st).markdown(" \u2003 ".join(pieces), text_alignment="center")

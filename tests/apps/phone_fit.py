@@ -1,0 +1,30 @@
+"""A page for the browser test of the phone-width check: `?mode=fixed` draws a chart and a formula
+the way the app drew them before (a fixed-width Altair chart, st.latex), `?mode=fitted` the way
+it draws them now (show_chart of a Figure, formula). Run by tests/test_browser.py."""
+
+import sys
+from pathlib import Path
+
+import altair as alt
+import pandas as pd
+import streamlit as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from pages.ui.charts import WIDE_WIDTH, figure, show_chart
+from pages.ui.layout import formula
+
+TEX = (r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V,"
+       r"\qquad \operatorname{Var}(q\cdot k)=d_k \;\Rightarrow\; "
+       r"\operatorname{Var}\!\left(\frac{q\cdot k}{\sqrt{d_k}}\right)=1")
+
+df = pd.DataFrame({"dk": [1, 2, 4, 8, 16, 32, 64], "var": [1, 2, 4, 8, 16, 32, 64]})
+chart = alt.Chart(df).mark_line(point=True).encode(x="dk:Q", y="var:Q").properties(
+    width=WIDE_WIDTH, height=200, title="Var(q·k) against d_k")
+st.title("Phone fit")
+if st.query_params.get("mode") == "fixed":
+    st.latex(TEX)
+    st.altair_chart(chart.properties(autosize=alt.AutoSizeParams(type="pad")), width="content")
+else:
+    formula(TEX)
+    show_chart(figure(chart, df), name="phone-fit")

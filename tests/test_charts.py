@@ -1,0 +1,191 @@
+"""Figures: built once and reused (the cache is exact and bounded), drawn at the container's width,
+downloaded at the fixed desktop size; formulas split where a phone may wrap them."""
+
+from __future__ import annotations
+
+import json
+
+import altair as alt
+import pandas as pd
+import pytest
+from altair.utils.schemapi import validate_jsonschema
+from altair.vegalite.v6.schema import core as vl_schema
+from conftest import run_page
+
+from pages.ui import charts
+from pages.ui.charts import Figure, FigureCache, export_spec, figure, figure_cache, sweep_figure
+from pages.ui.layout import STRUT, formula_parts
+
+ROWS = [{"dk": dk, "n": 8, "scale": sc, "max_weight_mean": 0.1 * i + (0.2 if sc == "none" else 0.0)}
+        for i, dk in enumerate((1, 4, 16, 64)) for sc in ("none", "sqrt")]
+
+
+def _sweep(rows: list[dict] = ROWS, dk: int = 16) -> Figure:
+    return sweep_figure(rows, "max_weight_mean", "max weight", ["none", "sqrt"], dk,
+                        columns=("dk", "scale", "max_weight_mean"), log_y=False)
+
+
+def _fresh(rows: list[dict] = ROWS, dk: int = 16) -> Figure:
+    """The same figure built without the cache."""
+    return sweep_figure.__wrapped__(rows, "max_weight_mean", "max weight", ["none", "sqrt"], dk,
+                                    columns=("dk", "scale", "max_weight_mean"), log_y=False)
+
+
+def test_the_cache_returns_what_a_fresh_build_returns():
+    cached = _sweep()
+    fresh = _fresh()
+    assert cached.views == fresh.views  # the dicts the browser gets, Arrow bytes included
+    assert export_spec(cached) == export_spec(fresh)
+    assert cached.data.equals(fresh.data)
+
+
+def test_equal_arguments_reuse_the_figure_and_other_arguments_do_not():
+    first = _sweep()
+    copy = [dict(r) for r in ROWS]  # equal values, other objects (a cached core result's copy)
+    assert _sweep(copy) is first
+    assert _sweep(dk=64) is not first
+    changed = [dict(r, max_weight_mean=r["max_weight_mean"] + 1e-9) for r in ROWS]
+    assert _sweep(changed) is not first
+
+
+def test_equal_values_digest_alike_however_their_objects_are_shared():
+    shared = "sqrt"
+    a = [{"scale": shared, "x": 1.0}, {"scale": shared, "x": 2.0}]
+    b = [{"scale": "".join(["sq", "rt"]), "x": 1.0}, {"scale": "".join(["sq", "rt"]), "x": 2.0}]
+    assert charts._digest((a,), {}) == charts._digest((b,), {})
+    assert charts._digest((a,), {}) != charts._digest((a[:1],), {})
+
+
+def test_the_cache_is_bounded_by_bytes_and_by_entries():
+    fig = _fresh()
+    by_bytes = FigureCache(max_bytes=3 * fig.nbytes, max_entries=100)
+    for i in range(10):
+        by_bytes.get(i, lambda: fig)
+    entries, held = by_bytes.stats()
+    assert entries == 3 and held <= 3 * fig.nbytes
+    by_count = FigureCache(max_bytes=10**12, max_entries=4)
+    for i in range(10):
+        by_count.get(i, lambda: fig)
+    assert by_count.stats()[0] == 4
+    built = []
+    by_count.get(9, lambda: built.append(1) or fig)  # the most recent one is still there
+    by_count.get(0, lambda: built.append(1) or fig)  # the oldest was dropped
+    assert built == [1]
+
+
+def test_a_figure_knows_its_size():
+    fig = _fresh()
+    arrow = sum(len(raw) for view in fig.views for raw in view["datasets"].values())
+    assert fig.nbytes > arrow > 0
+
+
+def test_the_browser_gets_the_container_width_and_the_download_the_desktop_size():
+    fig = _fresh()
+    (view,) = fig.views
+    assert "width" not in view and view["autosize"] == {"type": "fit-x", "contains": "padding"}
+    assert view["height"] == charts.HEIGHT
+    assert all(isinstance(raw, bytes) for raw in view["datasets"].values())
+    exported = json.loads(export_spec(fig))
+    assert exported["width"] == charts.WIDTH and exported["height"] == charts.HEIGHT
+    assert exported["autosize"] == {"type": "pad"} and exported["config"]["font"] == charts.FONT
+    assert all(isinstance(v, list) for v in exported["datasets"].values())
+
+
+def test_legends_under_a_chart_fold_into_one_column_on_a_narrow_plot():
+    (view,) = _fresh().views
+    legend = view["layer"][0]["encoding"]["color"]["legend"]  # sweep_lines: 2 columns, at the bottom
+    assert legend["columns"] == {"expr": f"width < {charts.NARROW_PLOT} ? 1 : 2"}
+    exported = json.loads(export_spec(_fresh()))
+    assert exported["layer"][0]["encoding"]["color"]["legend"]["columns"] == 2  # the download as before
+
+
+def test_two_legends_under_a_chart_stack_on_a_narrow_plot():
+    df = pd.DataFrame({"x": [1, 2, 1, 2], "y": [1, 2, 2, 3], "a": list("ppqq"), "b": list("uvuv")})
+    base = alt.Chart(df).encode(x="x:Q", y="y:Q", color=alt.Color("a:N", legend=alt.Legend(orient="bottom")))
+    both = base.encode(strokeDash=alt.StrokeDash("b:N", legend=alt.Legend(orient="bottom")))
+    (one_view,) = figure(alt.layer(base.mark_line(), base.mark_point()), df).views
+    (two_view,) = figure(both.mark_line(), df).views
+    assert "config" not in one_view  # one legend, shared by two layers: nothing to stack
+    assert two_view["config"]["legend"]["layout"] == {"expr": charts.LEGEND_LAYOUT_EXPR}
+
+
+def test_a_long_title_goes_onto_two_lines_on_a_narrow_plot_only():
+    df = pd.DataFrame({"x": [1, 2], "y": [3, 4]})
+    base = alt.Chart(df).mark_line().encode(x="x:Q", y="y:Q")
+    long = "Attention weights p_ij of one draw (none: c = 1)"
+    (view,) = figure(base.properties(title=alt.TitleParams(long, anchor="start")), df).views
+    expr = view["title"]["text"]["expr"]
+    assert expr.startswith("width < ") and '["Attention weights p_ij of", "one draw (none: c = 1)"]' in expr
+    assert expr.endswith(f'"{long}"') and view["title"]["anchor"] == "start"
+    (short,) = figure(base.properties(title="Largest |logit| vs d_k"), df).views
+    assert short["title"] == "Largest |logit| vs d_k"
+    assert json.loads(export_spec(figure(base.properties(title=long), df)))["title"] == long
+
+
+def test_dataset_names_do_not_depend_on_the_data():
+    """New data under the same chart keeps the spec text, so the browser updates it in place."""
+    a, b = _fresh(dk=16), _fresh(dk=64)
+    strip = [{k: v for k, v in view.items() if k != "datasets"} for view in (a.views[0], b.views[0])]
+    assert strip[0] == strip[1]
+    assert a.views[0]["datasets"] != b.views[0]["datasets"]
+
+
+def test_side_by_side_charts_become_panels_under_their_title():
+    df = pd.DataFrame({"x": [1, 2, 3], "y": [3, 1, 2]})
+    left = alt.Chart(df).mark_line().encode(x="x:Q", y="y:Q").properties(width=200, height=100)
+    right = alt.Chart(df).mark_bar().encode(x="x:O", y="y:Q").properties(width=200, height=100)
+    fig = figure(alt.hconcat(left, right).properties(title="both"), df)
+    assert len(fig.views) == 2 and fig.title == "both"
+    assert [v["mark"]["type"] for v in fig.views] == ["line", "bar"]
+    assert "hconcat" in json.loads(export_spec(fig))  # the download stays one picture
+
+
+def test_altair_theme_defaults_are_left_out_as_streamlit_leaves_them_out():
+    (view,) = _fresh().views
+    assert "config" not in view
+
+
+def test_an_altair_chart_still_works_through_show_chart_and_is_cached_by_content():
+    df = pd.DataFrame({"x": [1, 2], "y": [3, 4]})
+    make = lambda: alt.Chart(df.copy()).mark_point().encode(x="x:Q", y="y:Q").properties(width=300)  # noqa: E731
+    a = charts._figure_of_chart(make(), df)
+    assert a is not None and a is charts._figure_of_chart(make(), df)
+    assert "width" not in a.views[0]
+
+
+def test_a_builder_that_reads_page_state_is_refused():
+    namespace: dict = {"figure_cache": figure_cache, "figure": figure, "settings": {"dk": 64}}
+    exec(  # a page's builder reading the page variable `settings` instead of an argument
+        "def leaky(rows):\n    return figure(rows, settings['dk'])\n", namespace)
+    with pytest.raises(TypeError, match="settings"):
+        figure_cache(namespace["leaky"])
+    exec("MAX = 3\ndef pure(rows, dk):\n    return figure(rows, dk + MAX)\n", namespace)
+    figure_cache(namespace["pure"])  # arguments, functions and UPPER_CASE constants are fine
+
+
+@pytest.mark.parametrize("page", ["overview", "variance", "saturation", "gradients", "precision", "q-vs-k"])
+def test_every_chart_a_page_sends_is_valid_vega_lite_without_a_fixed_width(page):
+    at = run_page(page, {"lang": "en", "n": "8", "trials": "20"})
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    assert specs
+    schema = vl_schema.load_schema()
+    for spec in specs:
+        assert validate_jsonschema(spec, schema, raise_error=False) is None, spec.get("title")
+        assert "width" not in spec and spec["autosize"]["type"] == "fit-x"
+
+
+def test_a_page_formula_is_shown_as_pieces_that_can_wrap():
+    at = run_page("overview", {"lang": "en", "n": "8", "trials": "20"})
+    (shown,) = [m.value for m in at.markdown if "\\displaystyle" in m.value]
+    pieces = shown.split(" \u2003 ")
+    assert len(pieces) == 2  # "Attention(Q,K,V) = …," and "Var(q·k) = d_k ⇒ …"
+    assert all(p.startswith("$\\displaystyle " + STRUT) and p.endswith("$") for p in pieces)
+    assert not at.latex  # no st.latex left: it cannot wrap
+
+
+def test_formulas_split_at_top_level_wide_gaps_only():
+    assert formula_parts(r"a=b,\qquad c=\frac{1}{d}\qquad e") == ["a=b,", r"c=\frac{1}{d}", "e"]
+    assert formula_parts(r"x_{a\qquad b}\qquad y") == [r"x_{a\qquad b}", "y"]  # inside braces: kept
+    assert formula_parts(r"\{ a \qquad b") == [r"\{ a", "b"]  # an escaped brace opens nothing
+    assert formula_parts(r"a\qquadx") == [r"a\qquadx"]  # another command, not the separator

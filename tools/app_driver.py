@@ -1,0 +1,238 @@
+"""The app in a real browser: start `streamlit run app.py` on a free loopback port, launch Debian's
+Chromium through Playwright, and wait on the app's own signals. Shared by the browser tests and
+tools.page_timing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = ("overview", "variance", "saturation", "gradients", "precision", "q-vs-k", "beyond", "cost",
+         "training", "real-model", "fact-check")
+CHROMIUM = Path("/usr/bin/chromium")
+LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
+# Every Vega chart on the page has drawn (a canvas or svg inside it); true on a page without charts.
+CHARTS_DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+                          .every(el => el.querySelector('canvas, svg'))"""
+# Viewports: a laptop, a tall desktop (the whole page painted), and a phone (an iPhone 12-14:
+# 390 × 844 CSS px, 3 device pixels per CSS px, touch).
+VIEWPORTS: dict[str, dict[str, Any]] = {
+    "desktop": {"viewport": {"width": 1280, "height": 720}},
+    "tall": {"viewport": {"width": 1280, "height": 4200}},
+    "phone": {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 3, "is_mobile": True,
+              "has_touch": True},
+}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def serve(log_path: Path, port: int | None = None, timeout_s: float = 60,
+          script: Path = ROOT / "app.py") -> Iterator[str]:
+    """`streamlit run app.py` headless on a loopback port (as the README runs it); its base URL.
+    The server and its children are stopped on exit; its output goes to `log_path`."""
+    port = port or free_port()
+    log_path.parent.mkdir(parents=True, exist_ok=True)
+    with open(log_path, "w") as log:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(script), "--server.headless", "true",
+             "--server.address", "127.0.0.1", "--server.port", str(port),
+             "--browser.gatherUsageStats", "false", "--server.fileWatcherType", "none"],
+            cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + timeout_s
+            while True:
+                try:
+                    with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as r:
+                        if r.read().strip() == b"ok":
+                            break
+                except OSError:
+                    pass
+                if proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"streamlit did not start; see {log_path}")
+                time.sleep(0.2)
+            yield url
+        finally:
+            os.killpg(proc.pid, signal.SIGTERM)
+            try:
+                proc.wait(timeout=15)
+            except subprocess.TimeoutExpired:
+                os.killpg(proc.pid, signal.SIGKILL)
+
+
+# What sticks out sideways on a narrow screen. Streamlit's main area scrolls by itself, so the
+# document's own scrollWidth stays at the viewport's even when content overflows: measure the main
+# area, then every element in it that reaches past the viewport — unless it sits inside a box that
+# scrolls sideways and itself fits (a wide table scrolls there) — and every formula that had to
+# scroll. Not counted: the hidden MathML copy of a formula (for screen readers, never drawn) and
+# the SVG pieces of KaTeX's stretchy symbols (drawn oversized on purpose, clipped to the symbol).
+OVERFLOW_JS = """() => {
+  const vw = document.documentElement.clientWidth, out = [];
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return ['no main area'];
+  if (main.scrollWidth > main.clientWidth + 1)
+    out.push(`main area scrolls sideways: ${main.scrollWidth} > ${main.clientWidth}`);
+  if (document.documentElement.scrollWidth > vw + 1)
+    out.push(`page scrolls sideways: ${document.documentElement.scrollWidth} > ${vw}`);
+  const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  const name = el => { const id = el.getAttribute('data-testid');
+    if (id === 'stVegaLiteChart') return `chart ${charts.indexOf(el) + 1} of ${charts.length}`;
+    return id || el.tagName.toLowerCase(); };
+  const scrollsX = el => ['auto', 'scroll'].includes(getComputedStyle(el).overflowX);
+  const fits = r => r.right <= vw + 1 && r.left >= -1;
+  const worst = new Map();  // the Streamlit element holding an overflowing node → its widest extent
+  for (const el of main.querySelectorAll('*')) {
+    if (el.closest('.katex-mathml') || (el.closest('.katex') && el.closest('svg'))) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0 || fits(r)) continue;
+    let p = el.parentElement, inScroller = false;
+    for (; p && p !== main; p = p.parentElement) {
+      if (scrollsX(p)) { inScroller = fits(p.getBoundingClientRect()); break; }
+    }
+    if (inScroller) continue;
+    const holder = el.closest('[data-testid="stVegaLiteChart"]') || el.closest('[data-testid^="st"]') || el;
+    const [lo, hi] = worst.get(holder) || [Infinity, -Infinity];
+    worst.set(holder, [Math.min(lo, r.left), Math.max(hi, r.right)]);
+  }
+  for (const [holder, [lo, hi]] of worst)
+    out.push(`${name(holder)} spans ${Math.round(lo)}..${Math.round(hi)} px of ${vw}`);
+  for (const el of main.querySelectorAll('.katex-display'))
+    if (el.scrollWidth > el.clientWidth + 1)
+      out.push(`formula cut off: ${el.scrollWidth} px wide in ${el.clientWidth} px`);
+  return out;
+}"""
+
+
+def overflow(page: Any) -> list[str]:
+    """What sticks out of the viewport sideways (empty when everything fits); see OVERFLOW_JS."""
+    return page.evaluate(OVERFLOW_JS)
+
+
+def screenshot_full(page: Any, path: Path, max_height: int = 12_000) -> None:
+    """The whole page as one image: the viewport grown to the main area's height (Streamlit's main
+    area scrolls inside a fixed-size page, so Playwright's full_page sees one screen only)."""
+    size = page.viewport_size
+    height = page.evaluate("""() => { const m = document.querySelector('[data-testid="stMain"]');
+                                       return m ? m.scrollHeight : document.body.scrollHeight; }""")
+    page.set_viewport_size({"width": size["width"], "height": min(max_height, max(size["height"], height))})
+    page.wait_for_timeout(600)
+    page.screenshot(path=str(path))
+    page.set_viewport_size(size)
+
+
+def browser_missing() -> str | None:
+    """Why the browser cannot run here, or None."""
+    if not CHROMIUM.exists():
+        return f"{CHROMIUM} is missing; install Debian's chromium (apt-get install chromium)"
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError as exc:
+        return f"the playwright package is missing ({exc})"
+    return None
+
+
+def launch_chromium(playwright: Any) -> Any:
+    return playwright.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+
+
+def url_path(name: str) -> str:
+    """URL path of a page: the default page (overview) lives at "/"."""
+    return "" if name == "overview" else name
+
+
+def wait_first_render(page: Any, timeout_ms: float = 60_000) -> float:
+    """Wait until the title is shown, the script has finished and every chart has drawn; return
+    that moment in ms since the navigation started (the page's own clock)."""
+    return float(page.wait_for_function(
+        f"""() => {{ const c = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+                    return document.querySelector('h1') && document.querySelector('{IDLE}')
+                           && c.length > 0 && c.every(el => el.querySelector('canvas, svg'))
+                           && performance.now(); }}""",
+        timeout=timeout_ms).json_value())
+
+
+def wait_idle(page: Any, timeout_ms: float = 60_000, charts: bool = True) -> None:
+    """Wait until the script has finished (state notRunning, stable for 0.5 s) and charts have drawn."""
+    deadline = time.monotonic() + timeout_ms / 1000
+    while True:
+        page.wait_for_selector(IDLE, timeout=timeout_ms)
+        page.wait_for_timeout(500)
+        if page.locator(IDLE).count() and page.locator('[data-testid="stStatusWidget"]').count() == 0:
+            break
+        if time.monotonic() > deadline:
+            raise TimeoutError("the app kept running")
+    if charts:
+        page.wait_for_function(
+            """() => { const c = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+                       return c.length > 0 && c.every(el => el.querySelector('canvas, svg')); }""",
+            timeout=timeout_ms)
+
+
+# Records, in the page's clock, the last key press or click, the last moment the script state
+# turned notRunning after having run, and the last change inside any chart (Vega redraws replace
+# nodes).
+RERUN_PROBE_JS = """() => {
+  const w = window, app = document.querySelector('[data-testid="stApp"]');
+  w.__ase = {key: 0, ran: 0, idle: 0, chart: 0};
+  document.addEventListener('keydown', () => { w.__ase.key = performance.now(); }, true);
+  document.addEventListener('click', () => { w.__ase.key = performance.now(); }, true);
+  new MutationObserver(() => {
+    const s = app.getAttribute('data-test-script-state');
+    if (s === 'running') w.__ase.ran = performance.now();
+    else if (s === 'notRunning' && w.__ase.ran) w.__ase.idle = performance.now();
+  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  new MutationObserver(ms => {
+    for (const m of ms) {
+      const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
+      if (el && el.closest('[data-testid="stVegaLiteChart"]')) { w.__ase.chart = performance.now(); return; }
+    }
+  }).observe(document.body, {subtree: true, childList: true, attributes: true});
+}"""
+
+
+def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float = 120_000) -> float:
+    """Call `act()` (a key press or a click; RERUN_PROBE_JS installed) and return the seconds until
+    the rerun it starts has finished and the charts have stopped changing (measured in the page:
+    the key press or click → the later of script done and last chart change)."""
+    page.evaluate("() => { window.__ase.key = 0; window.__ase.ran = 0; window.__ase.idle = 0; }")
+    act()
+    deadline = time.monotonic() + timeout_ms / 1000
+    while time.monotonic() < deadline:
+        st = page.evaluate("""() => ({...window.__ase, now: performance.now(),
+            running: document.querySelector('[data-testid="stApp"]')
+                             .getAttribute('data-test-script-state') !== 'notRunning',
+            drawn: (""" + CHARTS_DRAWN_JS + """)()})""")
+        if st["key"] and st["idle"] > st["key"] and not st["running"] and st["drawn"]:
+            end = max(st["idle"], st["chart"])
+            if st["now"] - end >= quiet_ms:
+                return (end - st["key"]) / 1000
+        page.wait_for_timeout(100)
+    raise TimeoutError(f"no finished rerun within {timeout_ms / 1000:.0f} s")
+
+
+def open_sidebar(page: Any) -> None:
+    """Expand the sidebar where it starts collapsed (phones)."""
+    if not page.locator('[data-testid="stSidebar"][data-collapsed="true"]').count():
+        return
+    opener = page.locator('[data-testid="stExpandSidebarButton"]')
+    if opener.count():
+        opener.first.click()
+        page.locator('[data-testid="stSidebar"][data-collapsed="false"]').wait_for(timeout=10_000)

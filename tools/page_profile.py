@@ -1,0 +1,139 @@
+"""Where a page's script time goes: each page run under AppTest once, then warm reruns timed
+(and optionally profiled with cProfile) inside the script thread.
+
+    python -m tools.page_profile                          # every page: first-run and warm script seconds
+    python -m tools.page_profile saturation --profile 25  # plus the 25 costliest calls of a warm rerun
+    python -m tools.page_profile --json
+
+"Script time" is one whole run of app.py with the page (router, sidebar, page, URL sync), as
+ScriptRunner._run_script executes it; the browser's share (drawing Vega charts) is in
+tools.page_timing. The first run of a page computes what its caches lack (pages timed earlier in
+the same process may have filled some: its "first" column is not a cold server); the reruns after
+it are warm: what every rerun of a class of sessions costs the server's one interpreter lock.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import json
+import pstats
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from tools.app_driver import PAGES, ROOT
+
+# Functions whose inclusive time the report singles out (substring of "file:function"; where
+# several functions match — Altair's to_dict methods call one another — the costliest one counts).
+HOTSPOTS = {"altair_chart": "streamlit/elements/vega_charts.py:altair_chart",
+            "vega_lite_chart": "streamlit/elements/vega_charts.py:vega_lite_chart",
+            "altair to_dict": "altair/vegalite/v6/api.py:to_dict",
+            "jsonschema validate": "jsonschema/validators.py:iter_errors",
+            "dataframe → arrow": "streamlit/dataframe_util.py:convert_anything_to_arrow_bytes"}
+
+
+@contextmanager
+def timed_script_runs(profiler: cProfile.Profile | None = None) -> Iterator[list[float]]:
+    """Every ScriptRunner._run_script in this process timed (seconds appended to the list), and
+    profiled by `profiler` when given (cProfile sees only the thread that enables it)."""
+    from streamlit.runtime.scriptrunner import script_runner
+
+    original = script_runner.ScriptRunner._run_script
+    seconds: list[float] = []
+
+    def run(self, rerun_data):  # type: ignore[no-untyped-def]
+        start = time.perf_counter()
+        if profiler is not None:
+            profiler.enable()
+        try:
+            return original(self, rerun_data)
+        finally:
+            if profiler is not None:
+                profiler.disable()
+            seconds.append(time.perf_counter() - start)
+
+    script_runner.ScriptRunner._run_script = run  # type: ignore[method-assign]
+    try:
+        yield seconds
+    finally:
+        script_runner.ScriptRunner._run_script = original  # type: ignore[method-assign]
+
+
+def page_file(name: str) -> str:
+    return f"pages/{name}.py"
+
+
+def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0) -> dict:
+    """A first run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
+    for key, value in query.items():
+        at.query_params[key] = value
+    at.switch_page(page_file(name))
+    with timed_script_runs() as first:
+        at.run()
+    profiler = cProfile.Profile() if profile_top else None
+    with timed_script_runs(profiler) as warm:
+        for _ in range(reruns):
+            at.run()
+    errors = [e.value for e in at.exception] if at.exception else []
+    out = {"page": name, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
+           "warm_median_s": round(statistics.median(warm), 4), "exceptions": errors,
+           "charts": len(at.get("vega_lite_chart"))}
+    if profiler is not None:
+        stats = pstats.Stats(profiler)
+        total = sum(warm)
+        shares = {}
+        for label, needle in HOTSPOTS.items():
+            cum = max((v[3] for k, v in stats.stats.items() if needle in f"{k[0]}:{k[2]}"),  # type: ignore[attr-defined]
+                      default=0.0)
+            shares[label] = round(cum / total, 3) if total else 0.0
+        out["hotspot_share"] = shares
+        buf = io.StringIO()
+        pstats.Stats(profiler, stream=buf).sort_stats("cumulative").print_stats(profile_top)
+        out["profile"] = buf.getvalue()
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("pages", nargs="*", default=list(PAGES), help=f"pages (default: {' '.join(PAGES)})")
+    ap.add_argument("--reruns", type=int, default=5, help="warm reruns per page (default 5)")
+    ap.add_argument("--profile", type=int, default=0, metavar="TOP",
+                    help="cProfile the warm reruns; print the TOP costliest calls per page")
+    ap.add_argument("--lang", default="en", choices=("en", "zh"))
+    ap.add_argument("--json", action="store_true", help="print one JSON object")
+    args = ap.parse_args(argv)
+    unknown = [p for p in args.pages if p not in PAGES]
+    if unknown or args.reruns < 1:
+        print(f"error: unknown page {unknown[0]}" if unknown else "error: --reruns must be ≥ 1",
+              file=sys.stderr)
+        return 2
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    results = [measure(p, args.reruns, {"lang": args.lang}, args.profile) for p in args.pages]
+    if args.json:
+        print(json.dumps({"reruns": args.reruns, "pages": [{k: v for k, v in r.items() if k != "profile"}
+                                                           for r in results]}, indent=2))
+        return 0
+    print(f"{'page':<12} {'first s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
+    for r in results:
+        flag = f"  EXCEPTION: {r['exceptions']}" if r["exceptions"] else ""
+        print(f"{r['page']:<12} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
+    for r in results:
+        if "profile" in r:
+            print(f"\n== {r['page']}: share of warm script time ==")
+            for label, share in r["hotspot_share"].items():
+                print(f"  {label:<22} {100 * share:5.1f} %")
+            print(r["profile"])
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

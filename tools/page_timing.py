@@ -1,0 +1,234 @@
+"""How long each page takes in a real browser: Chromium (through Playwright) against the app.
+
+    python -m tools.page_timing                               # starts servers itself, every page
+    python -m tools.page_timing --url http://127.0.0.1:8501 --no-cold saturation variance
+    python -m tools.page_timing --path "lesson?step=3" --viewports phone --json
+
+For each page and viewport (desktop 1280×720, tall 1280×4200, phone 390×844 at 3× with touch):
+- cold: the first page a freshly started server serves (a new server per page and viewport;
+  only when this tool starts the servers);
+- new tab: a new session opening the page on a server that has served it before, in a fresh
+  browser profile (nothing cached: the app's code is downloaded and compiled; median of --repeats);
+- cached: the same, in a browser that has just shown another page of the app (its code and fonts
+  cached), as a student opening a second link;
+- rerun: the sidebar's d_k moved one step with the keyboard (64 → 128 → 64 …) until the script
+  has finished and the charts have stopped changing (median of --repeats; both values cached);
+  "rerun new" is the first move to d_k = 128 on that server, computed from scratch.
+A render ends when the title is shown, the app reports data-test-script-state=notRunning and
+every Vega chart holds its canvas; times are the page's own clock (ms since navigation).
+The server is started as the README says (`streamlit run app.py`). Timings on a shared, busy
+machine are noisy: the load average is printed with them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import statistics
+import sys
+import time
+from typing import Any
+
+from tools.app_driver import (
+    IDLE,
+    PAGES,
+    RERUN_PROBE_JS,
+    ROOT,
+    VIEWPORTS,
+    browser_missing,
+    launch_chromium,
+    measure_rerun,
+    open_sidebar,
+    serve,
+    url_path,
+    wait_first_render,
+)
+
+LOGS = ROOT / "tests" / "artifacts" / "page-timing"
+DK_THUMB = '[data-testid="stSidebar"] input[type="range"]'  # the first: d_k in powers of two
+
+
+def target_url(base: str, target: str, lang: str) -> str:
+    """A page name ("saturation") or an extra path ("lesson?step=3") with ?lang= added."""
+    path = url_path(target) if target in PAGES else target.lstrip("/")
+    sep = "&" if "?" in path else "?"
+    return f"{base}/{path}{sep}lang={lang}"
+
+
+def first_render(browser: Any, url: str, viewport: str, timeout_ms: float) -> tuple[float, Any, Any]:
+    """Open `url` in a new session; seconds to its first full render, and the open context and page."""
+    context = browser.new_context(locale="en-US", **VIEWPORTS[viewport])
+    page = context.new_page()
+    page.goto(url, wait_until="commit", timeout=timeout_ms)
+    return wait_first_render(page, timeout_ms) / 1000, context, page
+
+
+def reruns(page: Any, repeats: int, timeout_ms: float) -> tuple[float | None, list[float]]:
+    """(first move to d_k = 128, cached moves): seconds per rerun; (None, []) without the control."""
+    page.wait_for_selector(IDLE, timeout=timeout_ms)
+    page.evaluate(RERUN_PROBE_JS)
+    open_sidebar(page)
+    thumb = page.locator(DK_THUMB).first
+    if not thumb.count():
+        return None, []
+    thumb.focus()
+    first = measure_rerun(page, lambda: thumb.press("ArrowRight"), timeout_ms=timeout_ms)
+    cached = []
+    for i in range(repeats):
+        key = "ArrowLeft" if i % 2 == 0 else "ArrowRight"
+        cached.append(measure_rerun(page, lambda key=key: thumb.press(key), timeout_ms=timeout_ms))
+    return first, cached
+
+
+def cached_renders(browser: Any, base: str, target: str, viewport: str, lang: str, repeats: int,
+                   timeout_ms: float) -> list[float]:
+    """Seconds to the full render of `target` loaded in a browser that has shown another page of the
+    app (its code and fonts in the HTTP cache): a new session, as a student's second link is."""
+    source = "variance" if target == "overview" else "overview"
+    context = browser.new_context(locale="en-US", **VIEWPORTS[viewport])
+    out = []
+    try:
+        page = context.new_page()
+        page.goto(target_url(base, source, lang), wait_until="commit", timeout=timeout_ms)
+        wait_first_render(page, timeout_ms)
+        for _ in range(repeats):
+            page.goto(target_url(base, target, lang), wait_until="commit", timeout=timeout_ms)
+            out.append(wait_first_render(page, timeout_ms) / 1000)
+    finally:
+        context.close()
+    return out
+
+
+def measure_warm(browser: Any, base: str, target: str, viewport: str, args: argparse.Namespace,
+                 timeout_ms: float) -> tuple[list[float], list[float], float | None, list[float]]:
+    """(new-tab renders, cached renders, first rerun, cached reruns) of one page, in seconds."""
+    url = target_url(base, target, args.lang)
+    warm, page, context = [], None, None
+    try:
+        for _ in range(args.repeats):
+            if context is not None:
+                context.close()
+            seconds, context, page = first_render(browser, url, viewport, timeout_ms)
+            warm.append(seconds)
+        first, cached = reruns(page, args.repeats, timeout_ms)
+    finally:
+        if context is not None:
+            context.close()
+    nav = cached_renders(browser, base, target, viewport, args.lang, args.repeats, timeout_ms)
+    return warm, nav, first, cached
+
+
+def median(xs: list[float]) -> float | None:
+    return round(statistics.median(xs), 3) if xs else None
+
+
+def run(args: argparse.Namespace) -> dict[str, Any]:
+    from playwright.sync_api import sync_playwright
+
+    targets = list(args.pages) + list(args.path)
+    timeout_ms = args.timeout * 1000
+    rows: dict[tuple[str, str], dict[str, Any]] = {
+        (t, v): {"page": t, "viewport": v, "cold_s": None} for v in args.viewports for t in targets}
+    load = [os.getloadavg()[0]]
+    with sync_playwright() as p:
+        browser = launch_chromium(p)
+        try:
+            if args.cold:
+                for v in [v for v in args.viewports if v in args.cold_viewports]:
+                    for t in targets:
+                        log = LOGS / f"cold-{t.replace('/', '_').replace('?', '_')}-{v}.log"
+                        try:
+                            with serve(log) as base:
+                                seconds, context, _ = first_render(browser, target_url(base, t, args.lang),
+                                                                   v, timeout_ms)
+                                context.close()
+                        except Exception as exc:  # one page failing must not lose the others' figures
+                            rows[(t, v)]["error"] = f"cold: {type(exc).__name__}: {str(exc)[:200]}"
+                            print(f"cold  {t:<14} {v:<8} FAILED {exc!s:.200}", file=sys.stderr)
+                            continue
+                        rows[(t, v)]["cold_s"] = round(seconds, 3)
+                        print(f"cold  {t:<14} {v:<8} {seconds:6.2f} s", file=sys.stderr)
+            server = serve(LOGS / "warm.log") if args.url is None else contextlib.nullcontext(args.url)
+            with server as base:
+                for t in targets:  # one untimed visit per page fills the server's caches
+                    _, context, _ = first_render(browser, target_url(base, t, args.lang), "desktop",
+                                                 timeout_ms)
+                    context.close()
+                for v in args.viewports:
+                    for t in targets:
+                        try:
+                            warm, nav, first, cached = measure_warm(browser, base, t, v, args, timeout_ms)
+                        except Exception as exc:  # one page failing must not lose the others' figures
+                            rows[(t, v)]["error"] = f"warm: {type(exc).__name__}: {str(exc)[:200]}"
+                            print(f"warm {t:<14} {v:<8} FAILED {exc!s:.200}", file=sys.stderr)
+                            continue
+                        row = rows[(t, v)]
+                        row.update(warm_s=[round(x, 3) for x in warm], warm_median_s=median(warm),
+                                   nav_s=[round(x, 3) for x in nav], nav_median_s=median(nav),
+                                   rerun_s=[round(x, 3) for x in cached], rerun_median_s=median(cached),
+                                   rerun_new_s=None if first is None else round(first, 3))
+                        print(f"warm {t:<14} {v:<8} {row['warm_median_s']} s, cached {row['nav_median_s']} s,"
+                              f" rerun {row['rerun_median_s']} s (new value {row['rerun_new_s']} s)",
+                              file=sys.stderr)
+                        load.append(os.getloadavg()[0])
+        finally:
+            browser.close()
+    return {"url": args.url, "lang": args.lang, "repeats": args.repeats, "cpus": os.cpu_count(),
+            "load_average_1min": {"min": round(min(load), 2), "max": round(max(load), 2)},
+            "rows": list(rows.values())}
+
+
+def table(result: dict[str, Any]) -> str:
+    def f(x: float | None) -> str:
+        return "—" if x is None else f"{x:.2f}"
+
+    lines = [f"{'page':<16} {'viewport':<8} {'cold s':>7} {'new tab s':>10} {'cached s':>9} {'rerun s':>8}"
+             f" {'rerun new s':>12}"]
+    for r in result["rows"]:
+        lines.append(f"{r['page']:<16} {r['viewport']:<8} {f(r['cold_s']):>7} {f(r.get('warm_median_s')):>10}"
+                     f" {f(r.get('nav_median_s')):>9} {f(r.get('rerun_median_s')):>8}"
+                     f" {f(r.get('rerun_new_s')):>12}")
+    la = result["load_average_1min"]
+    lines += [f"{r['page']} ({r['viewport']}): {r['error']}" for r in result["rows"] if r.get("error")]
+    lines.append(f"({result['cpus']} CPUs; 1-min load average {la['min']}–{la['max']} during the run)")
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter, epilog=__doc__)
+    ap.add_argument("pages", nargs="*", default=list(PAGES), help=f"pages (default: {' '.join(PAGES)})")
+    ap.add_argument("--path", action="append", default=[], metavar="PATH",
+                    help='an extra URL path to time, e.g. "lesson?step=3" (repeatable)')
+    ap.add_argument("--url", help="time a running server instead of starting one (no cold column)")
+    ap.add_argument("--viewports", nargs="+", default=["desktop", "phone"], choices=list(VIEWPORTS))
+    ap.add_argument("--repeats", type=int, default=3, help="warm renders and reruns per page (default 3)")
+    ap.add_argument("--no-cold", dest="cold", action="store_false", help="skip the fresh-server renders")
+    ap.add_argument("--cold-viewports", nargs="+", default=["desktop", "phone"], choices=list(VIEWPORTS),
+                    help="viewports timed on fresh servers (default: desktop phone)")
+    ap.add_argument("--lang", default="en", choices=("en", "zh"))
+    ap.add_argument("--timeout", type=float, default=180, help="seconds one render may take (default 180)")
+    ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
+    args = ap.parse_args(argv)
+    unknown = [p for p in args.pages if p not in PAGES]
+    if unknown or args.repeats < 1:
+        print(f"error: unknown page {unknown[0]} (extra paths go in --path)" if unknown
+              else "error: --repeats must be ≥ 1", file=sys.stderr)
+        return 2
+    if args.url is not None:
+        args.cold, args.url = False, args.url.rstrip("/")
+    why = browser_missing()
+    if why:
+        print(f"error: {why}", file=sys.stderr)
+        return 2
+    start = time.monotonic()
+    result = run(args)
+    result["seconds"] = round(time.monotonic() - start, 1)
+    print(json.dumps(result, indent=2) if args.json else table(result))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
