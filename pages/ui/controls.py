@@ -24,6 +24,7 @@ from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
+from pages.ui.shared_work import RUNS
 from pages.ui.user_text import literal
 
 DK_RANGE = (1, 4096)
@@ -148,6 +149,7 @@ def _to_text(value: Any) -> str:
 
 def begin_run() -> None:
     """Called by app.py before any widget: reset this run's URL wishes and notices."""
+    RUNS.start()
     st.session_state[_URL] = {}
     st.session_state[_NOTICES] = []
 
@@ -352,6 +354,7 @@ def end_run() -> None:
     without app.py (see _route_through_app) notices it instead of reading stale values."""
     st.session_state["_ase_last_settings"] = st.session_state.get("_ase_settings")
     st.session_state["_ase_settings"] = None
+    RUNS.end()
 
 
 def settings() -> Settings:

@@ -12,7 +12,9 @@ module does the same way (Streamlit 1.67's `App.sendRerunBackMsg` and `WidgetSta
 - move a widget: `rerun_script` with every widget's current value (`widget_states`), the current page
   hash and query string;
 - change page: `rerun_script` with the target page's hash, the main script's widget values only and
-  an emptied query string.
+  an emptied query string;
+- keep the large elements it received (`metadata.cacheable`) by hash and list those hashes in every
+  `rerun_script`; the server then sends a `ref_hash` instead of an element the tab already has.
 
 A run is timed from sending its `BackMsg` to `script_finished`; exception elements (`delta` carrying
 an `exception` proto), charts and `page_not_found` are counted per run.
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+from collections import OrderedDict
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +39,7 @@ STREAM_PATH = "/_stcore/stream"
 FINISHED = ForwardMsg.ScriptFinishedStatus
 WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox")
 CHART_TYPES = ("vega_lite_chart",)
+MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
 
 
 class DisconnectedError(Exception):
@@ -143,10 +147,12 @@ class RunResult:
     seconds: float
     status: str                          # "ok", "compile_error", "timeout", "disconnected"
     exceptions: list[str] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)  # notices (st.warning, st.info, …), cut to 300
     charts: int = 0
     page_not_found: bool = False
     elements: int = 0
     bytes: int = 0
+    missing_refs: int = 0                # references to elements the tab did not have
 
 
 class BrowserTab:
@@ -162,6 +168,7 @@ class BrowserTab:
         self.query = ""
         self.path = ""
         self.widgets: dict[str, Widget] = {}
+        self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
     async def connect(self, timeout: float = 10.0) -> None:
         ws_url = "ws" + self.base_url.removeprefix("http") + STREAM_PATH
@@ -192,6 +199,7 @@ class BrowserTab:
         rs.context_info.url = f"{self.base_url}/{link.lstrip('/')}"
         rs.context_info.is_embedded = False
         rs.context_info.color_scheme = "light"
+        rs.cached_message_hashes.extend(self.messages)
         return await self._run(msg, timeout)
 
     async def move(self, rng: random.Random, timeout: float) -> RunResult | None:
@@ -223,6 +231,7 @@ class BrowserTab:
         rs.widget_states.widgets.extend(w.state for w in widgets)
         rs.context_info.locale = self.locale
         rs.context_info.timezone = "UTC"
+        rs.cached_message_hashes.extend(self.messages)
         return msg
 
     # ------------------------------------------------------------ what a tab reads
@@ -248,8 +257,9 @@ class BrowserTab:
                     result.status = "timeout"
                     break
                 result.bytes += len(data)
-                fwd = ForwardMsg()
-                fwd.ParseFromString(data)
+                fwd = self._resolve(data, result)
+                if fwd is None:
+                    continue
                 kind = fwd.WhichOneof("type")
                 if kind == "new_session":
                     seen_new_session = True
@@ -284,6 +294,27 @@ class BrowserTab:
             self.widgets = drawn
         return result
 
+    def _resolve(self, data: bytes, result: RunResult) -> ForwardMsg | None:
+        """The message in `data`; a reference replaced by the element it refers to."""
+        fwd = ForwardMsg()
+        fwd.ParseFromString(data)
+        if fwd.WhichOneof("type") == "ref_hash":
+            cached = self.messages.get(fwd.ref_hash)
+            if cached is None:
+                result.missing_refs += 1
+                return None
+            self.messages.move_to_end(fwd.ref_hash)
+            full = ForwardMsg()
+            full.ParseFromString(cached)
+            full.metadata.CopyFrom(fwd.metadata)
+            return full
+        if fwd.metadata.cacheable and fwd.hash:
+            self.messages[fwd.hash] = data
+            self.messages.move_to_end(fwd.hash)
+            while len(self.messages) > MESSAGE_CACHE:
+                self.messages.popitem(last=False)
+        return fwd
+
     def _on_delta(self, fwd: ForwardMsg, result: RunResult, drawn: dict[str, Widget]) -> None:
         delta = fwd.delta
         if delta.WhichOneof("type") != "new_element":
@@ -293,6 +324,8 @@ class BrowserTab:
         result.elements += 1
         if kind == "exception":
             result.exceptions.append(f"{el.exception.type}: {el.exception.message}"[:300])
+        elif kind == "alert":
+            result.alerts.append(el.alert.body[:300])
         elif kind in CHART_TYPES:
             result.charts += 1
         elif kind in WIDGET_TYPES:

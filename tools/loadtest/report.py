@@ -52,6 +52,7 @@ def summarise(rec: PhaseRecord) -> dict[str, Any]:
         "exceptions": len(exceptions), "exception_samples": sorted(set(exceptions))[:5],
         "page_not_found": sum(r.result.page_not_found for r in runs),
         "timeouts": sum(r.result.status == "timeout" for r in runs),
+        "missing_refs": sum(r.result.missing_refs for r in runs),
         "disconnects": rec.disconnects, "reconnect_failures": rec.reconnect_failures,
         "charts": sum(r.result.charts for r in runs),
         "rss": rec.rss,
