@@ -365,24 +365,37 @@ def settings() -> Settings:
     return s
 
 
+# ---------------------------------------------------------------- the first run of a session
+#
+# Until some session has called st.navigation, Streamlit treats a pages/ folder beside the entry
+# script as a legacy (v1) multipage app, for the whole server: a run that starts then executes the
+# file the URL names (/variance → pages/variance.py) without app.py, or app.py itself as one of the
+# folder's pages (/). That is every first request of a fresh server, and every tab a class opens
+# on a server that just woke up. Widgets drawn in such a run belong to the wrong script (a widget's
+# identity includes the script that drew it), so they would lose their values on the next rerun.
+# Hence a session's first run only declares the app's pages with st.navigation (which switches the
+# folder off for the server, as documented, and registers the URL's page) and reruns: that rerun,
+# and every later one, runs app.py as the entry script, whatever other sessions are doing.
+
+_DECLARED = "_ase_pages_declared"
 PAGES_DIR = Path(__file__).resolve().parents[1]
 
 
-def _route_through_app() -> NoReturn:
-    """This page file ran without app.py: switch off the pages/ folder and rerun through app.py.
+def declare_pages_first(sections: dict[str, list[Any]]) -> None:
+    """Called by app.py before any widget: on the session's first run, declare `sections` and rerun."""
+    if st.session_state.get(_DECLARED):
+        return
+    st.session_state[_DECLARED] = True
+    st.navigation(sections, position="hidden")
+    st.rerun()
 
-    Streamlit runs a file of pages/ directly on the first requests of a fresh server: until some
-    session has called st.navigation, a pages/ folder beside the entry script makes a legacy (v1)
-    multipage app, and a deep link (/variance) runs pages/variance.py alone. Every session that
-    starts before the first st.navigation call meets this, as a class opening links on a server
-    that just woke up does. Calling st.navigation switches the folder off for the server (as app.py
-    does on every run; documented in st.navigation), with the folder's files as pages under their
-    own names, as Streamlit just resolved the link; the rerun then runs app.py, which renders the
-    sidebar and routes to this same page (app.py's url paths are the file names). The sidebar must
-    come from app.py's own run: a widget's identity includes the script that drew it, so widgets
-    drawn while this page file is the running script would lose their values on the next rerun.
-    """
+
+def _route_through_app() -> NoReturn:
+    """This page file ran without app.py (see above): declare the folder's files as pages under their
+    own names, as Streamlit just resolved the link (app.py's url paths are the file names), and
+    rerun through app.py, which routes to this same page."""
     files = sorted(f for f in PAGES_DIR.glob("*.py") if f.name != "__init__.py")
+    st.session_state[_DECLARED] = True
     st.navigation([st.Page(f, url_path=f.stem) for f in files], position="hidden")
     st.rerun()
 

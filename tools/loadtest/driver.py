@@ -100,16 +100,21 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
     async def reopen(link: str) -> bool:
         """Connect (again) and open `link`; False when the deadline passes first."""
         delay = 0.5
+        page = link.lstrip("/").partition("?")[0]
         while time.monotonic() < deadline:
             try:
                 await tab.connect()
-                began = time.monotonic()
-                record("open", link.lstrip("/").partition("?")[0], began,
-                       await tab.open(link, ph.timeout))
-                return True
-            except DisconnectedError:
+            except DisconnectedError:  # the server is not (yet) there: try again
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
+                continue
+            began = time.monotonic()
+            try:
+                record("open", page, began, await tab.open(link, ph.timeout))
+                return True
+            except DisconnectedError:
+                rec.disconnects += 1
+                record("lost", page, began, RunResult(time.monotonic() - began, "disconnected"))
         rec.reconnect_failures += 1
         return False
 
