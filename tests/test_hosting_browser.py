@@ -8,7 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, StreamlitServer
-from test_browser import CHROMIUM, LAUNCH_ARGS, VIEWPORT, _require_browser, wait_idle
+from test_browser import _require_browser, wait_idle
 
 from pages.ui.i18n import text_for
 
@@ -20,6 +20,7 @@ COLD_LINKS = ("saturation?lang=zh", "variance", "q-vs-k", "gradients?lang=zh&dk=
 HOSTILE = ("saturation?dtype=[Session expired - log in here](https://example.com/login)"
            "&trials=**BOLD**&seed=$$x^2$$")
 EXCEPTION = '[data-testid="stException"]'
+VIEWPORT = {"width": 1440, "height": 4200}  # tall: the whole page painted in the screenshots
 
 
 @pytest.fixture(scope="module")
@@ -28,7 +29,8 @@ def browser():
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS)
+        b = p.chromium.launch(executable_path="/usr/bin/chromium",
+                              args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
         yield b
         b.close()
 

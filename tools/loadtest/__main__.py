@@ -134,6 +134,9 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     doc: dict[str, Any] = {"url": base_url, "memory": memory}
     if args.matrix:
         doc["warm_up"] = await warm_up(base_url, (*args.pages, *args.heavy_pages), args.timeout)
+        if not args.json:
+            print("first visit of each page (s): "
+                  + ", ".join(f"{page} {sec:.1f}" for page, sec in doc["warm_up"].items()), "\n", flush=True)
         await asyncio.sleep(3)
         memory["warm_idle"] = sampler.sample()
         phases = matrix_phases(args)

@@ -152,6 +152,7 @@ class RunResult:
     page_not_found: bool = False
     elements: int = 0
     bytes: int = 0
+    largest: int = 0                     # the largest single message, bytes
     missing_refs: int = 0                # references to elements the tab did not have
 
 
@@ -257,6 +258,7 @@ class BrowserTab:
                     result.status = "timeout"
                     break
                 result.bytes += len(data)
+                result.largest = max(result.largest, len(data))
                 fwd = self._resolve(data, result)
                 if fwd is None:
                     continue

@@ -55,6 +55,7 @@ def summarise(rec: PhaseRecord) -> dict[str, Any]:
         "missing_refs": sum(r.result.missing_refs for r in runs),
         "disconnects": rec.disconnects, "reconnect_failures": rec.reconnect_failures,
         "charts": sum(r.result.charts for r in runs),
+        "largest_message": max((r.result.largest for r in runs), default=0),
         "rss": rec.rss,
     }
 
