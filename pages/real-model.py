@@ -23,6 +23,7 @@ from pages.ui.charts import (
 )
 from pages.ui.i18n import current_lang, t
 from pages.ui.layout import formula, metric_row
+from pages.ui.user_text import literal
 
 TEXT_KEY = "rm_text"
 GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")
@@ -167,6 +168,9 @@ else:
                 result = _analyse(text)
         except (InputError, OSError, ValueError) as exc:
             show_error(exc)
+        except ImportError as exc:  # installed, but torch or the model package fails to load
+            st.warning(t("real_model.missing", reason=literal(f"{type(exc).__name__}: {exc}")),
+                       icon=":material/extension_off:")
 
     if result is not None:
         p, summary, rows = result["params"], result["summary"], result["rows"]

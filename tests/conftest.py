@@ -1,8 +1,15 @@
-"""Shared fixtures: the repository root on sys.path, and running one page of the app under AppTest."""
+"""Shared fixtures: the repository root on sys.path, running one page of the app under AppTest, and a
+real server on a free loopback port."""
 
 from __future__ import annotations
 
+import os
+import signal
+import socket
+import subprocess
 import sys
+import time
+import urllib.request
 from pathlib import Path
 
 import pytest
@@ -11,6 +18,63 @@ ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class StreamlitServer:
+    """`streamlit run app.py` on a loopback port, as the README starts it (headless), in its own
+    process group; `start()` waits for /_stcore/health, `stop()` ends the group."""
+
+    def __init__(self, port: int | None = None, env: dict[str, str] | None = None,
+                 log_name: str = "streamlit-server.log", args: tuple[str, ...] = ()) -> None:
+        self.port = port or free_port()
+        self.url = f"http://127.0.0.1:{self.port}"
+        self.env, self.log_name, self.args = env, log_name, args
+        self.proc = None
+
+    def start(self, timeout: float = 90) -> StreamlitServer:
+        ARTIFACTS.mkdir(parents=True, exist_ok=True)
+        env = {**os.environ, **(self.env or {})}
+        with open(ARTIFACTS / self.log_name, "a") as log:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-m", "streamlit", "run", str(ROOT / "app.py"), "--server.headless", "true",
+                 "--server.address", "127.0.0.1", "--server.port", str(self.port),
+                 "--browser.gatherUsageStats", "false", *self.args],
+                cwd=ROOT, stdout=log, stderr=subprocess.STDOUT, start_new_session=True, env=env)
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                with urllib.request.urlopen(f"{self.url}/_stcore/health", timeout=2) as r:
+                    if r.read().strip() == b"ok":
+                        return self
+            except OSError:
+                pass
+            if self.proc.poll() is not None or time.monotonic() > deadline:
+                self.stop()
+                raise RuntimeError(f"streamlit did not start; see {ARTIFACTS / self.log_name}")
+            time.sleep(0.3)
+
+    def stop(self) -> None:
+        if self.proc is None or self.proc.poll() is not None:
+            return
+        os.killpg(self.proc.pid, signal.SIGTERM)
+        try:
+            self.proc.wait(timeout=15)
+        except subprocess.TimeoutExpired:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait()
+
+    def __enter__(self) -> StreamlitServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
 
 def call_in_threads(fn, count: int) -> list:
     """fn() from `count` threads started together; their results, once all have finished."""

@@ -116,12 +116,13 @@ def test_charts_fit_their_column_with_a_fixed_height(lang):
 def test_numbers_on_screen_are_the_ones_core_measured():
     """The page's cached core result (same key) must be what the notice and the table show."""
     from pages.ui import charts
+    from pages.ui.shared_work import RESULTS, result_key
 
     at = _cost_page(lang="en", cost_torch="0", **SMALL)
     kwargs = {"ns": (64, 128, 256, 512), "ds": (8, 16, 32, 64), "d_h": None, "d_at": 64, "torch_ref": False,
               "backend": "numpy", "dtype": "float32", "repeats": 2, "seed": 0, "naive_max_seconds": 0.1,
               "time_budget": 60.0}
-    res = charts._cached_call("core.cost:explore", kwargs)  # a cache hit: no new measurement
+    res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))  # stored: no new measurement
     additive = next(r for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
     assert f"takes {charts.fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
     table = at.dataframe[1].value

@@ -132,7 +132,7 @@ def test_page_with_malformed_and_out_of_range_url_values(page):
 
 
 def test_progress_throttle_shows_growing_percents_at_most_once_per_interval():
-    from pages.ui.charts import ProgressThrottle
+    from pages.ui.compute import ProgressThrottle
 
     now = [0.0]
     throttle = ProgressThrottle(interval=0.1, clock=lambda: now[0])

@@ -7,8 +7,8 @@
   by vl-convert only when clicked). An Altair chart is accepted too (converted, cached by content).
 - `metric_row()` and `formula()`: rows of metrics that wrap, formulas that wrap on a phone.
 - Colour-blind-safe colours: Okabe–Ito for categories (one fixed colour per scale), viridis for heatmaps.
-- `cached(fn, **kwargs)` / `run_with_progress(fn, **kwargs)`: a core function called through
-  st.cache_data (keyed by its parameters, bounded), the second with a progress bar; both turn
+- `cached(fn, **kwargs)` / `run_with_progress(fn, **kwargs)`: a core function computed once for
+  every session of the server (pages/ui/compute.py), the second with a progress bar; both turn
   core's InputError / BudgetError / BackendError into a translated notice and return None.
 """
 
@@ -18,14 +18,12 @@ import contextlib
 import dis
 import functools
 import hashlib
-import importlib
 import json
 import marshal
 import math
 import pickle
 import re
 import threading
-import time
 import types
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -38,7 +36,9 @@ import streamlit as st
 
 from core.errors import BackendError, BudgetError, InputError
 from core.scales import parse_scale
+from pages.ui.compute import shared_call
 from pages.ui.i18n import current_lang, t
+from pages.ui.user_text import literal
 
 # Okabe & Ito (2008), safe for the common colour-vision deficiencies.
 OKABE_ITO: tuple[str, ...] = ("#0072B2", "#D55E00", "#009E73", "#E69F00", "#CC79A7", "#56B4E9",
@@ -56,10 +56,8 @@ WIDTH, HEIGHT = 400, 260        # one chart in a two-column row (plot area; axes
 WIDE_WIDTH = 900                # one chart across the page
 SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 
-CACHE_ENTRIES = 96
 FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
 FIGURE_CACHE_ENTRIES = 1024
-PROGRESS_INTERVAL_S = 0.1      # the least time between two updates of a progress bar
 
 
 # ---------------------------------------------------------------- labels and colours
@@ -533,7 +531,7 @@ def show_error(exc: BaseException, container: Any = None) -> None:
         where.warning(t("common.error.input"), icon=":material/info:")
     else:
         where.error(t("common.error.unexpected"), icon=":material/error:")
-    where.caption(t("common.error.details", msg=str(exc) or type(exc).__name__))
+    where.caption(t("common.error.details", msg=literal(str(exc) or type(exc).__name__, limit=300)))
 
 
 @contextlib.contextmanager
@@ -555,93 +553,27 @@ def what_to_notice(key: str) -> None:
     st.info(f"**{t('common.what_to_notice')}** — {t(key)}", icon=":material/visibility:")
 
 
-# ---------------------------------------------------------------- cached compute
-
-
-def _fn_path(fn: Callable[..., Any]) -> str:
-    return f"{fn.__module__}:{fn.__qualname__}"
-
-
-def _resolve(path: str) -> Callable[..., Any]:
-    module, _, name = path.partition(":")
-    obj: Any = importlib.import_module(module)
-    for part in name.split("."):
-        obj = getattr(obj, part)
-    return obj
-
-
-def _freeze(kwargs: dict[str, Any]) -> dict[str, Any]:
-    return {k: tuple(v) if isinstance(v, list) else v for k, v in kwargs.items()}
-
-
-@st.cache_data(max_entries=CACHE_ENTRIES, show_spinner=False)
-def _cached_call(path: str, kwargs: dict[str, Any], _progress: Callable[[float], None] | None = None
-                 ) -> Any:
-    fn = _resolve(path)
-    if _progress is not None:
-        return fn(progress=_progress, **kwargs)
-    return fn(**kwargs)
+# ---------------------------------------------------------------- shared compute
 
 
 def cached(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
-    """fn(**kwargs) through st.cache_data; core errors → translated notice and None."""
+    """fn(**kwargs) computed once for every session (pages/ui/compute.py); core errors → translated
+    notice and None."""
     try:
-        return _cached_call(_fn_path(fn), _freeze(kwargs))
+        return shared_call(fn, kwargs, container)
     except (InputError, MemoryError) as exc:
         show_error(exc, container)
         return None
-
-
-class ProgressThrottle:
-    """Which progress fractions a bar shows: whole percents that grew, at most one per `interval` s.
-
-    Every update is a message the browser has to render while it is still loading the page's
-    charts; a computation reporting per cell (the saturation page's entropy grid: 120 cells in
-    well under a second) would otherwise send one per cell. The first report is always shown.
-    """
-
-    def __init__(self, interval: float = PROGRESS_INTERVAL_S, clock: Callable[[], float] = time.monotonic):
-        self.interval, self.clock = interval, clock
-        self.shown_at, self.shown_pct = -math.inf, -1
-
-    def __call__(self, fraction: float) -> int | None:
-        """The percent to show for `fraction`, or None to skip this report."""
-        pct, now = int(100 * min(1.0, max(0.0, float(fraction)))), self.clock()
-        if pct <= self.shown_pct or now - self.shown_at < self.interval:
-            return None
-        self.shown_at, self.shown_pct = now, pct
-        return pct
 
 
 def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
-    """Like `cached`, with a progress bar while a cache miss computes (fn takes progress=callable)."""
-    where = container or st
-    bar = where.empty()
-    throttle = ProgressThrottle()
-
-    def progress(fraction: float) -> None:
-        pct = throttle(fraction)
-        if pct is None:
-            return
-        # The bar lives outside the cached function: keep its updates out of the cache's replay log.
-        try:
-            from streamlit.runtime.scriptrunner_utils.script_run_context import in_cached_function
-
-            token = in_cached_function.set(False)
-        except Exception:  # pragma: no cover - internal API moved; progress is cosmetic
-            return
-        try:
-            bar.progress(pct / 100, text=t("common.computing"))
-        finally:
-            in_cached_function.reset(token)
-
+    """Like `cached`, with a progress bar while it computes (fn takes progress=callable); a heavy
+    job waits for its turn, its place shown."""
     try:
-        return _cached_call(_fn_path(fn), _freeze(kwargs), _progress=progress)
+        return shared_call(fn, kwargs, container, progress=True)
     except (InputError, MemoryError) as exc:
         show_error(exc, container)
         return None
-    finally:
-        bar.empty()
 
 
 # ---------------------------------------------------------------- common figures

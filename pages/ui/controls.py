@@ -15,7 +15,8 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from pathlib import Path
+from typing import Any, NoReturn
 
 import streamlit as st
 
@@ -23,6 +24,8 @@ from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
+from pages.ui.shared_work import RUNS
+from pages.ui.user_text import literal
 
 DK_RANGE = (1, 4096)
 N_RANGE = (2, 1024)
@@ -39,6 +42,7 @@ DEFAULTS: dict[str, Any] = {
 _URL = "_ase_url"          # {param: text} wanted in the URL at the end of this run
 _NOTICES = "_ase_notices"  # notices raised while reading the URL in this run
 _BOX = "_ase_notice_box"   # the container above the page that shows them
+_TRANSLATED = "_ase_translated"  # keys of widgets whose option labels are translated
 
 
 @dataclass(frozen=True)
@@ -157,12 +161,14 @@ def _to_text(value: Any) -> str:
 
 def begin_run() -> None:
     """Called by app.py before any widget: reset this run's URL wishes and notices."""
+    RUNS.start()
     st.session_state[_URL] = {}
     st.session_state[_NOTICES] = []
 
 
 def _notice(param: str, raw: str, value: Any, problem: str) -> None:
-    msg = t(f"common.url.{problem}", param=param, raw=raw, value=_to_text(value))
+    """A URL correction; `param=raw` is the link's own text, shown literally (user_text.literal)."""
+    msg = t(f"common.url.{problem}", setting=literal(f"{param}={raw}"), value=_to_text(value))
     st.session_state.setdefault(_NOTICES, []).append(msg)
 
 
@@ -227,6 +233,24 @@ def _dk_from_pow2() -> None:
     st.session_state["dk"] = st.session_state["dk_pow2"]
 
 
+def _translated(*keys: str) -> None:
+    """Remember widgets whose option labels are translated (see _relabel)."""
+    st.session_state.setdefault(_TRANSLATED, set()).update(keys)
+
+
+def _relabel() -> None:
+    """The language changed: give every widget with translated option labels its value again.
+
+    The browser keeps a choice widget's value as the label it showed; without this it would go on
+    sending the old language's labels, which the new run no longer knows, and the next rerun would
+    empty the selection (the scales, a page's radio). A value set from session state is sent back
+    with the new labels.
+    """
+    for key in st.session_state.get(_TRANSLATED, ()):
+        if key in st.session_state:
+            st.session_state[key] = st.session_state[key]
+
+
 def seed_language() -> str:
     """Resolve the language before anything is translated (URL, then browser locale)."""
     _seed("lang", lambda raw: parse_choice(raw, LANGS, locale_lang()) if raw is not None
@@ -256,7 +280,9 @@ def render_sidebar() -> Settings:
 
     sb = st.sidebar
     lang = current_lang()  # format functions may run outside this script run: bind the language now
-    sb.selectbox(t("common.lang.label"), LANGS, key="lang", format_func=LANG_NAMES.__getitem__)
+    sb.selectbox(t("common.lang.label"), LANGS, key="lang", format_func=LANG_NAMES.__getitem__,
+                 on_change=_relabel)
+    _translated("scales", "backend")
     sb.subheader(t("common.sidebar.header"), help=t("common.sidebar.help"))
     st.session_state["dk_pow2"] = nearest_power_of_two(st.session_state["dk"])
     sb.select_slider(t("common.dk.pow2"), options=POWERS_OF_TWO, key="dk_pow2", on_change=_dk_from_pow2)
@@ -336,35 +362,53 @@ def kernel_notices(backend: str, report: dict[str, Any]) -> list[str]:
 
 
 def end_run() -> None:
-    """Called by app.py after the page: settings are valid for one run only, so a page that ever
-    runs without app.py (see _rerun_through_app) notices it instead of reading stale values."""
+    """Called by app.py after the page: settings are valid for one run only, so a page that runs
+    without app.py (see _route_through_app) notices it instead of reading stale values."""
     st.session_state["_ase_last_settings"] = st.session_state.get("_ase_settings")
     st.session_state["_ase_settings"] = None
+    RUNS.end()
 
 
 def settings() -> Settings:
     """The shared settings of this run (app.py rendered the sidebar before the page runs)."""
     s = st.session_state.get("_ase_settings")
     if s is None:
-        _rerun_through_app()
+        _route_through_app()
     return s
 
 
-def _rerun_through_app() -> None:
-    """A page ran without app.py: the first run of a fresh server at a deep link (/variance).
+# ---------------------------------------------------------------- the first run of a session
+#
+# Until some session has called st.navigation, Streamlit treats a pages/ folder beside the entry
+# script as a legacy (v1) multipage app, for the whole server: a run that starts then executes the
+# file the URL names (/variance → pages/variance.py) without app.py, or app.py itself as one of the
+# folder's pages (/). That is every first request of a fresh server, and every tab a class opens
+# on a server that just woke up. Widgets drawn in such a run belong to the wrong script (a widget's
+# identity includes the script that drew it), so they would lose their values on the next rerun.
+# Hence a session's first run only declares the app's pages with st.navigation (which switches the
+# folder off for the server, as documented, and registers the URL's page) and reruns: that rerun,
+# and every later one, runs app.py as the entry script, whatever other sessions are doing.
 
-    Streamlit decides before app.py runs whether to treat pages/ as a legacy (v1) multipage
-    folder; it does so while no st.navigation call has been seen, and then runs the page file
-    directly. Switch that off (st.navigation would, one run later) and rerun, so app.py renders
-    the sidebar and routes to the same url_path.
-    """
-    try:
-        from streamlit.runtime.pages_manager import PagesManager
-    except ImportError as exc:  # pragma: no cover - internal API moved
-        raise RuntimeError("run the app with `streamlit run app.py`") from exc
-    if PagesManager.uses_pages_directory is False:
-        raise RuntimeError("settings() needs app.py to render the sidebar first (run the app via app.py)")
-    PagesManager.uses_pages_directory = False
+_DECLARED = "_ase_pages_declared"
+PAGES_DIR = Path(__file__).resolve().parents[1]
+
+
+def declare_pages_first(sections: dict[str, list[Any]]) -> None:
+    """Called by app.py before any widget: on the session's first run, declare `sections` and rerun."""
+    if st.session_state.get(_DECLARED):
+        return
+    st.session_state[_DECLARED] = True
+    st.navigation(sections, position="hidden")
+    st.rerun()
+
+
+def _route_through_app() -> NoReturn:
+    """This page file ran without app.py (see above): declare the folder's files as pages under their
+    own names, as Streamlit just resolved the link (app.py's url paths are the file names), and
+    rerun through app.py, which routes to this same page."""
+    files = sorted(f for f in PAGES_DIR.glob("*.py") if f.name != "__init__.py")
+    st.session_state[_DECLARED] = True
+    st.navigation([st.Page(f, url_path=f.stem) for f in files], position="hidden")
     st.rerun()
 
 
@@ -415,6 +459,8 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
         labels = {o: text_for(f"{option_prefix}.{o}", lang) for o in options}
     else:
         labels = {o: str(o) for o in options}
+    if format_func is not None or option_prefix:
+        _translated(key)
     fmt = labels.__getitem__  # precomputed: Streamlit may format outside this run
     where.radio(t(label_key), options, key=key, format_func=fmt, horizontal=horizontal,
                 help=t(help_key) if help_key else None)

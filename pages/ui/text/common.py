@@ -60,12 +60,12 @@ TEXT: dict[str, dict[str, str]] = {
     },
     # URL validation
     "common.url.clamped": {
-        "en": "URL value {param}={raw} is out of range; using {value}.",
-        "zh": "网址参数 {param}={raw} 超出范围；改用 {value}。",
+        "en": "URL value {setting} is out of range; using {value}.",
+        "zh": "网址参数 {setting} 超出范围；改用 {value}。",
     },
     "common.url.malformed": {
-        "en": "URL value {param}={raw} is not valid; using the default {value}.",
-        "zh": "网址参数 {param}={raw} 无效；改用默认值 {value}。",
+        "en": "URL value {setting} is not valid; using the default {value}.",
+        "zh": "网址参数 {setting} 无效；改用默认值 {value}。",
     },
     # scale family labels (SCIENCE.md §1)
     "common.scale.none": {"en": "none: c = 1", "zh": "不缩放：c = 1"},

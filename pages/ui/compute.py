@@ -1,0 +1,152 @@
+"""One call into core from a page, shared by every session of the server.
+
+`shared_call(fn, kwargs)` returns fn(**kwargs) from the server-wide result store
+(pages/ui/shared_work.py), computing it at most once however many sessions ask at the same time.
+What the page shows meanwhile, in one placeholder that is emptied when the result is there:
+- a progress bar while this session computes (fn takes progress=callable);
+- the same bar, "computing for several sessions", while it waits for another session's computation;
+- its place in the queue while a heavy job (live timing, training) waits for its turn.
+Each of these updates is also where Streamlit can stop a run whose session closed or moved on.
+
+After a live timing, it says when other sessions were running on the server while it was measured.
+Torch missing or failing to load becomes a translated notice and None, so the rest of the page and
+the pages that do not need torch keep working.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Callable
+from typing import Any
+
+import streamlit as st
+
+from pages.ui.i18n import t
+from pages.ui.shared_work import HEAVY, RESULTS, RUNS, Flight, result_key
+
+HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
+TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
+PROGRESS_INTERVAL_S = 0.1  # the least time between two updates of a progress bar
+
+
+class ProgressThrottle:
+    """Which progress fractions a bar shows: whole percents that grew, at most one per `interval` s.
+
+    Every update is a message the browser has to render while it is still loading the page's
+    charts; a computation reporting per cell (the saturation page's entropy grid: 120 cells in
+    well under a second) would otherwise send one per cell. The first report is always shown.
+    """
+
+    def __init__(self, interval: float = PROGRESS_INTERVAL_S, clock: Callable[[], float] = time.monotonic):
+        self.interval, self.clock = interval, clock
+        self.shown_at, self.shown_pct = -math.inf, -1
+
+    def __call__(self, fraction: float) -> int | None:
+        """The percent to show for `fraction`, or None to skip this report."""
+        pct, now = int(100 * min(1.0, max(0.0, float(fraction)))), self.clock()
+        if pct <= self.shown_pct or now - self.shown_at < self.interval:
+            return None
+        self.shown_at, self.shown_pct = now, pct
+        return pct
+
+
+def fn_path(fn: Callable[..., Any]) -> str:
+    """"module:qualname", the store's name for a core function."""
+    return f"{fn.__module__}:{fn.__qualname__}"
+
+
+def torch_unavailable(exc: BaseException) -> bool:
+    """True when `exc` is torch missing or failing to load (an ImportError, or an OSError from its
+    native libraries)."""
+    if isinstance(exc, ImportError):
+        return (exc.name or "").split(".")[0] == "torch" or "torch" in str(exc)
+    return isinstance(exc, OSError) and "torch" in str(exc).lower()
+
+
+def shared_call(fn: Callable[..., Any], kwargs: dict[str, Any], container: Any = None,
+                progress: bool = False) -> Any:
+    """fn(**kwargs), shared by every session (see the module docstring); core errors propagate.
+
+    `progress=True`: fn takes `progress=callable` and the page shows a bar while it computes.
+    """
+    where = container or st
+    path = fn_path(fn)
+    key = result_key(path, kwargs)
+    stored = RESULTS.peek(key)
+    if stored is None:
+        box = where.empty()
+        try:
+            stored = RESULTS.get_or_compute(key, _computation(fn, path, kwargs, box, progress),
+                                            _waiting(box))
+        except (ImportError, OSError) as exc:
+            if not torch_unavailable(exc):
+                raise
+            box.empty()
+            where.warning(t("hosting.torch_missing", why=type(exc).__name__), icon=":material/extension_off:")
+            return None
+        box.empty()
+    value, meta = stored
+    if meta.get("busy"):
+        where.warning(t("hosting.timing_busy", others=meta["busy"]), icon=":material/groups:")
+    return value
+
+
+def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box: Any, progress: bool
+                 ) -> Callable[[Flight], tuple[Any, dict[str, Any]]]:
+    timed = path in TIMED_FUNCTIONS
+    throttle = ProgressThrottle()
+
+    def compute(flight: Flight) -> tuple[Any, dict[str, Any]]:
+        busy = RUNS.others() if timed else 0
+
+        def report(fraction: float) -> None:
+            nonlocal busy
+            flight.fraction = fraction
+            if timed:
+                busy = max(busy, RUNS.others())
+            pct = throttle(fraction)
+            if pct is not None:
+                box.progress(pct / 100, text=t("common.computing"))
+
+        def job() -> Any:
+            return fn(progress=report, **kwargs) if progress else fn(**kwargs)
+
+        if path in HEAVY_FUNCTIONS:
+            with HEAVY.slot(_queue_notice(box)):
+                value = job()
+        else:
+            value = job()
+        if timed:
+            busy = max(busy, RUNS.others())
+        return value, {"busy": busy} if timed else {}
+
+    return compute
+
+
+def _queue_notice(box: Any) -> Callable[[int, float], None]:
+    """What a heavy job shows while it waits for its turn (updated once a second)."""
+    shown: list[tuple[int, int]] = []
+
+    def wait(ahead: int, seconds: float) -> None:
+        state = (ahead, int(seconds))
+        if not shown or shown[-1] != state:
+            shown.append(state)
+            box.info(t("hosting.queue", ahead=ahead, seconds=int(seconds)), icon=":material/hourglass_top:")
+
+    return wait
+
+
+def _waiting(box: Any) -> Callable[[Flight], None]:
+    """What a session shows while another session computes the result it asked for."""
+    throttle = ProgressThrottle(interval=1.0)
+
+    def wait(flight: Flight) -> None:
+        pct = throttle(flight.fraction)
+        if pct is None and throttle.clock() - throttle.shown_at >= 1.0:
+            pct = throttle.shown_pct  # nothing new: show it again, once a second
+            throttle.shown_at = throttle.clock()
+        if pct is not None:
+            box.progress(max(pct, 0) / 100, text=t("hosting.computing_shared"))
+
+    return wait

@@ -1,0 +1,228 @@
+"""Work shared by every session of one server (one process serves them all).
+
+- `RESULTS`: core results, computed once per distinct call and kept as pickled bytes in a store
+  bounded by its total size (not only its entry count); sessions asking for a result that is being
+  computed wait for that computation instead of starting their own.
+- `HEAVY`: heavy jobs (the cost page's live timing, the training page) run one at a time, in the
+  order they asked; the others wait, told their place.
+- `RUNS`: which script runs are in progress right now, so a live timing can say it was measured on
+  a busy server.
+
+Nothing here imports Streamlit: pages reach it through pages/ui/compute.py, and the tests drive it
+from plain threads.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import pickle
+import threading
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickled size)
+RESULT_ENTRIES = 1024
+HEAVY_SLOTS = 1             # heavy jobs running at once on one server
+POLL_S = 0.25               # how often a waiting session looks again (and updates what it shows)
+
+Key = tuple[str, tuple[tuple[str, Any], ...]]
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, (list, tuple)):
+        return tuple(_frozen(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
+    return value
+
+
+def result_key(path: str, kwargs: dict[str, Any]) -> Key:
+    """The store's key for `path(**kwargs)` ("core.views:saturation_view"); lists count as tuples."""
+    return path, tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()))
+
+
+@dataclass
+class Flight:
+    """A computation in progress that other sessions may wait for."""
+
+    done: threading.Event = field(default_factory=threading.Event)
+    fraction: float = 0.0              # latest progress report, for the waiters' bars
+    data: bytes | None = None          # the pickled result once done
+    meta: dict[str, Any] = field(default_factory=dict)
+    error: Exception | None = None     # a failure every waiter should see as well
+
+
+class ResultStore:
+    """Results by key, least recently used first out, within `max_bytes` and `max_entries`.
+
+    A value is stored pickled: its size is known exactly, and every caller gets its own copy, so no
+    session can change another's result. A value larger than the whole budget is returned, not kept.
+    """
+
+    def __init__(self, max_bytes: int = RESULT_BYTES, max_entries: int = RESULT_ENTRIES) -> None:
+        self.max_bytes, self.max_entries = max_bytes, max_entries
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[Key, tuple[bytes, dict[str, Any]]] = OrderedDict()
+        self._bytes = 0
+        self._flights: dict[Key, Flight] = {}
+        self.computed = 0  # computations started, for tests and the load figures
+
+    def stats(self) -> tuple[int, int]:
+        """(entries, bytes) held now."""
+        with self._lock:
+            return len(self._entries), self._bytes
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+            self._bytes = 0
+
+    def peek(self, key: Key) -> tuple[Any, dict[str, Any]] | None:
+        """(value, meta) if stored, without computing anything."""
+        with self._lock:
+            entry = self._entries.get(key)
+            if entry is None:
+                return None
+            self._entries.move_to_end(key)
+        return pickle.loads(entry[0]), dict(entry[1])
+
+    def get_or_compute(self, key: Key, compute: Callable[[Flight], tuple[Any, dict[str, Any]]],
+                       wait: Callable[[Flight], None]) -> tuple[Any, dict[str, Any]]:
+        """(value, meta) for `key`: stored, or computed once however many sessions ask at a time.
+
+        `compute(flight)` runs in the first caller's thread and may report progress into
+        `flight.fraction`; every other caller calls `wait(flight)` every POLL_S seconds until it is
+        done (that is where a waiting script run can be stopped). If the computing run is stopped
+        (its session closed or moved on), one of the waiters computes instead.
+        """
+        while True:
+            with self._lock:
+                entry = self._entries.get(key)
+                if entry is not None:
+                    self._entries.move_to_end(key)
+                    data, meta = entry
+                    break
+                flight = self._flights.get(key)
+                owner = flight is None
+                if owner:
+                    flight = self._flights[key] = Flight()
+                    self.computed += 1
+            if owner:
+                return self._run(key, flight, compute)
+            while not flight.done.wait(POLL_S):
+                wait(flight)
+            if flight.error is not None:
+                raise flight.error
+            if flight.data is not None:
+                data, meta = flight.data, flight.meta
+                break
+            # the computing run was stopped before it finished: start over (maybe as the owner)
+        return pickle.loads(data), dict(meta)
+
+    def _run(self, key: Key, flight: Flight, compute: Callable[[Flight], tuple[Any, dict[str, Any]]]
+             ) -> tuple[Any, dict[str, Any]]:
+        try:
+            value, meta = compute(flight)
+            data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+            flight.data, flight.meta = data, dict(meta)
+            self._keep(key, data, flight.meta)
+            return value, dict(meta)
+        except Exception as exc:
+            flight.error = exc
+            raise
+        finally:  # also when the run is stopped (Streamlit's stop and rerun are BaseExceptions)
+            with self._lock:
+                self._flights.pop(key, None)
+            flight.done.set()
+
+    def _keep(self, key: Key, data: bytes, meta: dict[str, Any]) -> None:
+        if len(data) > self.max_bytes:
+            return
+        with self._lock:
+            old = self._entries.pop(key, None)
+            if old is not None:
+                self._bytes -= len(old[0])
+            self._entries[key] = (data, meta)
+            self._bytes += len(data)
+            while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
+                _, (dropped, _) = self._entries.popitem(last=False)
+                self._bytes -= len(dropped)
+
+
+class HeavyGate:
+    """At most `slots` heavy jobs at once; the rest wait in the order they came."""
+
+    def __init__(self, slots: int = HEAVY_SLOTS) -> None:
+        self.slots = slots
+        self._cond = threading.Condition()
+        self._queue: list[object] = []
+        self._running = 0
+
+    def load(self) -> tuple[int, int]:
+        """(running, waiting) now."""
+        with self._cond:
+            return self._running, len(self._queue)
+
+    @contextlib.contextmanager
+    def slot(self, wait: Callable[[int, float], None]) -> Iterator[None]:
+        """Hold a slot for the `with` body; until one is free call `wait(ahead, seconds_waited)`
+        every POLL_S seconds (`ahead`: jobs running or queued before this one)."""
+        ticket, start = object(), time.monotonic()
+        with self._cond:
+            self._queue.append(ticket)
+        try:
+            while True:
+                with self._cond:
+                    place = self._queue.index(ticket)
+                    if place < self.slots - self._running:
+                        self._queue.remove(ticket)
+                        self._running += 1
+                        break
+                    ahead = self._running + place
+                    self._cond.wait(POLL_S)
+                wait(ahead, time.monotonic() - start)
+        except BaseException:
+            with self._cond:
+                if ticket in self._queue:
+                    self._queue.remove(ticket)
+                self._cond.notify_all()
+            raise
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._running -= 1
+                self._cond.notify_all()
+
+
+class RunRegistry:
+    """Script runs in progress, one per thread (Streamlit runs each session's script in its own
+    thread). A run that never said it ended is forgotten when its thread ends or starts again."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._runs: dict[int, threading.Thread] = {}
+
+    def start(self) -> None:
+        me = threading.current_thread()
+        with self._lock:
+            self._runs = {i: th for i, th in self._runs.items() if th.is_alive()}
+            self._runs[me.ident or 0] = me
+
+    def end(self) -> None:
+        with self._lock:
+            self._runs.pop(threading.get_ident(), None)
+
+    def others(self) -> int:
+        """Runs in progress in other threads (other sessions)."""
+        me = threading.get_ident()
+        with self._lock:
+            return sum(1 for i, th in self._runs.items() if i != me and th.is_alive())
+
+
+RESULTS = ResultStore()
+HEAVY = HeavyGate()
+RUNS = RunRegistry()

@@ -1,0 +1,184 @@
+"""Faults of a shared server, driven through Streamlit's websocket protocol (tools/loadtest):
+many deep links on a fresh server, sessions that leave mid-run, heavy jobs queued, a restart, torch
+missing. Each test starts its own server on a free loopback port; none asserts a speed."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import threading
+import time
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+from conftest import StreamlitServer
+
+from pages.ui.i18n import text_for
+from tools.loadtest.driver import Phase, run_phase
+from tools.loadtest.protocol import BrowserTab, DisconnectedError
+from tools.loadtest.report import summarise
+
+COLD_LINKS = ("/saturation?lang=zh", "/variance", "/q-vs-k", "/gradients?lang=zh&dk=256", "/precision",
+              "/?lang=zh", "/fact-check", "/beyond", "/variance?lang=zh&n=64", "/saturation?dk=16",
+              "/q-vs-k?lang=zh", "/gradients")
+SLOW_TRAINING = "/training?train_steps=1000&train_n=64"
+SMALL_COST = "cost_n=64-512&cost_d=8-64&cost_repeats=2&cost_naive_ms=10&cost_torch=0"
+
+
+def key_of(widget_id: str) -> str:
+    return widget_id.split("-", 2)[2]
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (from /proc/PID/stat)."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def test_many_deep_links_at_once_on_a_fresh_server():
+    """What a class meets when a hosted app wakes up: twelve tabs open different deep links at the
+    same moment. Each gets its page, its settings from the link, its charts, no exception; and the
+    next move keeps the link's settings (the sidebar is app.py's, so its widgets keep their values)."""
+    with StreamlitServer(log_name="hosting-cold.log") as srv:
+        async def tab_life(link: str):
+            tab = BrowserTab(srv.url)  # an English browser: ?lang=zh stays in the URL
+            await tab.connect()
+            first = await tab.open(link, 600)
+            dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
+            dk.state.double_value = dk.state.double_value + 1
+            second = await tab.rerun(600)
+            await tab.close()
+            return link, tab, first, second
+
+        async def everyone():
+            return await asyncio.gather(*(tab_life(link) for link in COLD_LINKS))
+
+        results = asyncio.run(everyone())
+    for link, tab, first, second in results:
+        path, _, query = link.lstrip("/").partition("?")
+        assert first.status == "ok" and not first.exceptions and not first.page_not_found, (link, first)
+        assert tab.pages and first.charts > 0, (link, first)
+        wanted = parse_qs(query)
+        assert second.status == "ok" and not second.exceptions, (link, second)
+        after = parse_qs(tab.query)
+        assert tab.page_hash == tab.pages[path], link
+        assert after["dk"] == [str(int(wanted.get("dk", ["64"])[0]) + 1)], (link, tab.query)
+        for key in set(wanted) - {"dk"}:
+            assert after[key] == wanted[key], (link, tab.query)
+
+
+def test_heavy_jobs_wait_their_turn_and_a_session_that_leaves_frees_its_work():
+    """One heavy job runs at a time: a second one waits, told its place in both languages. When the
+    session running the first closes mid-run, its computation stops (the server's CPU goes quiet
+    and the queue moves on) instead of running on for nobody."""
+    with StreamlitServer(log_name="hosting-heavy.log") as srv:
+        async def go():
+            a, b = BrowserTab(srv.url), BrowserTab(srv.url, locale="zh-CN")
+            await a.connect()
+            await b.connect()
+            running = asyncio.create_task(a.open(SLOW_TRAINING, 600))
+            await asyncio.sleep(8)  # a's training is under way
+            busy_from = cpu_seconds(srv.proc.pid)
+            await asyncio.sleep(2)
+            busy = cpu_seconds(srv.proc.pid) - busy_from
+            waiting = asyncio.create_task(b.open(f"/cost?lang=zh&{SMALL_COST}", 600))
+            await asyncio.sleep(4)  # b has asked for its timing and waits behind a's training
+            running.cancel()
+            await a.close()  # a leaves mid-run
+            result = await waiting
+            await asyncio.sleep(3)  # b is done; if a's training were still running, CPU would show it
+            quiet_from = cpu_seconds(srv.proc.pid)
+            await asyncio.sleep(3)
+            quiet = cpu_seconds(srv.proc.pid) - quiet_from
+            await b.close()
+            return busy, result, quiet
+
+        busy, result, quiet = asyncio.run(go())
+    queued = text_for("hosting.queue", "zh").split("{ahead}")[0]
+    assert result.status == "ok" and not result.exceptions, result
+    assert any(a.startswith(queued) for a in result.alerts), result.alerts
+    assert result.charts > 0
+    assert busy > 0.3, f"the training was not running ({busy:.2f} s of CPU in 2 s)"
+    assert quiet < 0.3, f"work went on after its session closed ({quiet:.2f} s of CPU in 3 s)"
+
+
+def test_a_server_restart_lets_clients_reconnect():
+    """Sessions running when the server restarts lose their connection, reconnect to the new server
+    and go on: the load driver's sessions do what the browser does (its reconnect is tested with
+    Chromium in test_hosting_browser.py)."""
+    srv = StreamlitServer(log_name="hosting-restart.log").start()
+    try:
+        def restart_later():
+            time.sleep(8)
+            srv.stop()
+            srv.start()
+
+        restarter = threading.Thread(target=restart_later)
+        restarter.start()
+        rec = asyncio.run(run_phase(Phase("restart", 2, 30.0, think=(0.5, 1.0),
+                                          pages=("variance", "saturation"), seed=3), srv.url))
+        restarter.join()
+
+        async def one_tab():
+            tab = BrowserTab(srv.url)
+            await tab.connect()
+            first = await tab.open("/variance?lang=zh", 300)
+            srv.stop()
+            with pytest.raises(DisconnectedError):
+                await tab.rerun(60)
+            srv.start()
+            await tab.connect()
+            again = await tab.open(f"/{tab.path}?{tab.query}", 300)
+            await tab.close()
+            return first, again, tab.query
+
+        first, again, query = asyncio.run(one_tab())
+    finally:
+        srv.stop()
+    s = summarise(rec)
+    assert s["disconnects"] >= 1 and s["reconnect_failures"] == 0, s
+    assert s["exceptions"] == 0, s["exception_samples"]
+    after = [r for r in rec.runs if r.start > 8 and r.result.status == "ok"]
+    assert after, "no run succeeded after the restart"
+    assert first.charts > 0 and again.charts > 0 and not again.exceptions
+    assert parse_qs(query)["lang"] == ["zh"]
+
+
+@pytest.fixture
+def torch_switched_off(tmp_path):
+    """A PYTHONPATH entry whose `torch` package fails to import, as a broken install would."""
+    (tmp_path / "torch").mkdir()
+    (tmp_path / "torch" / "__init__.py").write_text('raise ImportError("torch is switched off here")\n')
+    return str(tmp_path)
+
+
+def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
+    needs_none = ("", "variance", "saturation", "fact-check")
+    needs_torch = ("gradients", "precision", "q-vs-k", "beyond", "cost", "training")
+    langs = {path: ("zh" if i % 2 else "en")
+             for i, path in enumerate((*needs_none, *needs_torch, "real-model"))}
+    with StreamlitServer(env={"PYTHONPATH": torch_switched_off}, log_name="hosting-notorch.log") as srv:
+        async def visit(path: str, lang: str):
+            tab = BrowserTab(srv.url)
+            await tab.connect()
+            result = await tab.open(f"/{path}?lang={lang}", 600)
+            await tab.close()
+            return result
+
+        async def go():
+            return {path: await visit(path, lang) for path, lang in langs.items()}
+
+        results = asyncio.run(go())
+    notice = {lang: text_for("hosting.torch_missing", lang).split("(")[0].split("（")[0]
+              for lang in ("en", "zh")}
+    for path, r in results.items():
+        lang = langs[path]
+        assert r.status == "ok" and not r.exceptions, (path, r.exceptions)
+        said = any(a.startswith(notice[lang]) for a in r.alerts)
+        if path in needs_none:
+            assert r.charts > 0 and not said, (path, r.alerts)
+        elif path in needs_torch:
+            assert said, (path, lang, r.alerts)
+    missing = text_for("real_model.missing", langs["real-model"]).split("{reason}")[0]
+    assert any(a.startswith(missing) for a in results["real-model"].alerts), results["real-model"].alerts

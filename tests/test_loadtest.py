@@ -1,0 +1,135 @@
+"""The load test's protocol handling (tools/loadtest), against a real server on a free loopback port."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import subprocess
+import sys
+from urllib.parse import parse_qs
+
+import pytest
+from conftest import ROOT, StreamlitServer
+
+from pages.ui.i18n import LANG_NAMES, text_for
+from tools.loadtest.__main__ import UsageError, loopback_url, main
+from tools.loadtest.driver import Phase, run_phase
+from tools.loadtest.memory import pid_listening_on
+from tools.loadtest.protocol import BrowserTab
+from tools.loadtest.report import percentile, summarise
+
+
+@pytest.fixture(scope="module")
+def server():
+    with StreamlitServer(log_name="loadtest-server.log") as srv:
+        yield srv
+
+
+def key_of(widget_id: str) -> str:
+    """The widget's key: Streamlit's id for a keyed widget ends with it ("$$ID-<hash>-dk")."""
+    return widget_id.split("-", 2)[2]
+
+
+def test_three_sessions_for_ten_seconds_run_clean_and_get_their_charts(server):
+    rec = asyncio.run(run_phase(Phase("short", 3, 10.0, think=(0.5, 1.5), seed=1), server.url))
+    s = summarise(rec)
+    assert s["runs"] >= 3 and s["runs_ok"] == s["runs"]
+    assert (s["exceptions"], s["disconnects"], s["timeouts"], s["page_not_found"], s["missing_refs"]) == \
+        (0, 0, 0, 0, 0), s
+    opens = [r for r in rec.runs if r.kind == "open"]
+    assert len(opens) == 3 and all(r.result.charts > 0 for r in opens)
+    assert all(r.result.charts > 0 for r in rec.runs if r.result.status == "ok")
+
+
+def test_every_kind_of_widget_move_reaches_the_server():
+    """Every control is bound to the URL: a value the server understood shows in the query string.
+    Covers each widget kind the app uses: select_slider, slider, number_input, selectbox,
+    multiselect and radio (sidebar and page)."""
+    with StreamlitServer(log_name="loadtest-widgets.log") as srv:
+        async def go() -> dict[str, int]:
+            tab, rng, moved = BrowserTab(srv.url), random.Random(5), {}
+            await tab.connect()
+            assert (await tab.open("/variance", 300)).status == "ok"
+            for wid in sorted(tab.widgets):
+                w = tab.widgets.get(wid)
+                if w is None or key_of(wid) == "lang":
+                    continue
+                before = parse_qs(tab.query)
+                for _ in range(5):
+                    new = w.random_move(rng)
+                    if new is not None:
+                        break
+                w.state = new
+                result = await tab.rerun(300)
+                assert result.status == "ok" and not result.exceptions, result
+                assert parse_qs(tab.query) != before, (key_of(wid), w.kind, tab.query)
+                moved[w.kind] = moved.get(w.kind, 0) + 1
+            await tab.close()
+            return moved
+
+        moved = asyncio.run(go())
+    assert {"slider", "number_input", "selectbox", "multiselect", "radio"} <= set(moved), moved
+
+
+def test_a_language_switch_keeps_the_translated_choices(server):
+    """Regression: after switching the language in the sidebar, the next move of any control used to
+    empty the scales (the browser sent the old language's labels back)."""
+    async def go() -> tuple[str, list[str], list[str]]:
+        tab = BrowserTab(server.url)
+        await tab.connect()
+        await tab.open("/saturation", 300)
+        lang = next(w for w in tab.widgets.values() if key_of(w.id) == "lang")
+        lang.state.string_value = LANG_NAMES["zh"]
+        assert not (await tab.rerun(300)).exceptions
+        dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
+        dk.state.double_value = 65
+        assert not (await tab.rerun(300)).exceptions
+        scales = next(w for w in tab.widgets.values() if key_of(w.id) == "scales")
+        await tab.close()
+        return tab.query, list(scales.state.string_array_value.data), list(scales.proto.options)
+
+    query, chosen, options = asyncio.run(go())
+    params = parse_qs(query, keep_blank_values=True)
+    assert params["lang"] == ["zh"] and params["dk"] == ["65"] and "scales" not in params, query
+    assert chosen == [text_for("common.scale.none", "zh"), text_for("common.scale.sqrt", "zh")]
+    assert set(chosen) <= set(options)
+
+
+def test_the_cli_prints_json_and_finds_the_server_by_its_port(server):
+    out = subprocess.run([sys.executable, "-m", "tools.loadtest", "--url", server.url, "--sessions", "1",
+                          "--seconds", "3", "--think", "0.5", "1", "--json"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=300, check=True)
+    doc = json.loads(out.stdout)
+    assert doc["memory"]["pid"] == server.proc.pid == pid_listening_on(server.port)
+    assert doc["memory"]["fresh"] > 10e6
+    phase = doc["phases"][0]
+    assert phase["runs_ok"] >= 1 and phase["exceptions"] == 0 and phase["rss"]["peak"] > 10e6
+    assert doc["runs"][0]["runs"][0]["kind"] == "open"
+
+
+@pytest.mark.parametrize("url", ["http://example.com:8501", "http://10.0.0.1:8501", "http://192.0.2.7",
+                                 "ftp://127.0.0.1:8501"])
+def test_only_loopback_servers_are_driven(url):
+    with pytest.raises(UsageError):
+        loopback_url(url)
+    assert main(["--url", url, "--seconds", "1"]) == 2
+
+
+@pytest.mark.parametrize("url", ["http://127.0.0.1:8501", "http://localhost:8501", "http://[::1]:8501"])
+def test_loopback_urls_are_accepted(url):
+    base, port = loopback_url(url)
+    assert port == 8501 and base.startswith("http://")
+
+
+@pytest.mark.parametrize("args", [["--sessions", "1000"], ["--heavy", "50"], ["--seconds", "99999"],
+                                  ["--think", "5", "1"], ["--pages", "nowhere"], ["--link", "saturation"],
+                                  ["--sessions", "0"]])
+def test_the_run_is_bounded(args):
+    assert main(["--url", "http://127.0.0.1:9", *args]) == 2
+
+
+def test_percentile_interpolates_between_order_statistics():
+    assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
+    assert percentile([5.0], 95) == 5.0
+    assert percentile(list(range(101)), 95) == 95

@@ -1,0 +1,236 @@
+"""Work shared by the sessions of one server: one computation per distinct call, a store bounded by
+bytes, heavy jobs one at a time in order, and the count of other runs a live timing reports."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+from conftest import call_in_threads, run_page
+
+from pages.ui import compute
+from pages.ui.shared_work import HeavyGate, ResultStore, RunRegistry, result_key
+
+
+def test_thirty_concurrent_identical_requests_compute_once():
+    store = ResultStore()
+    key = result_key("core.views:saturation_view", {"dks": [16, 64], "n": 32})
+    calls, waiters, lock = [], set(), threading.Lock()
+    all_waiting = threading.Event()
+
+    def compute_once(flight):
+        calls.append(1)
+        all_waiting.wait(30)  # finish only once the 29 others are waiting for this computation
+        return {"rows": [1, 2, 3]}, {}
+
+    def wait(flight):
+        with lock:
+            waiters.add(threading.get_ident())
+            if len(waiters) == 29:
+                all_waiting.set()
+
+    results = call_in_threads(lambda: store.get_or_compute(key, compute_once, wait), 30)
+    assert all_waiting.is_set()
+    assert len(calls) == 1 and store.computed == 1
+    assert all(value == {"rows": [1, 2, 3]} for value, _ in results)
+    # every caller has its own copy: one session cannot change another's result
+    assert len({id(value) for value, _ in results}) == 30
+
+
+def test_a_failure_is_seen_by_every_waiter_and_not_stored():
+    store = ResultStore()
+    key = result_key("f", {})
+
+    def fail(flight):
+        raise ValueError("bad settings")
+
+    with pytest.raises(ValueError, match="bad settings"):
+        store.get_or_compute(key, fail, lambda f: None)
+    assert store.stats() == (0, 0) and store.peek(key) is None
+
+
+def test_a_stopped_computation_is_taken_over_by_a_waiter():
+    """A session that closes mid-computation (Streamlit stops its run with a BaseException) leaves
+    no result; a session that was waiting for it computes instead of waiting forever."""
+    store = ResultStore()
+    key = result_key("f", {})
+    waiting = threading.Event()
+
+    class Stop(BaseException):
+        pass
+
+    def stopped(flight):
+        waiting.wait(10)  # the other session is waiting for this computation
+        raise Stop
+
+    def owner():
+        try:
+            store.get_or_compute(key, stopped, lambda f: None)
+        except Stop:
+            return "stopped"
+
+    first = threading.Thread(target=owner)
+    first.start()
+    while store.computed == 0:
+        time.sleep(0.01)
+
+    def wait(flight):
+        waiting.set()
+
+    value, _ = store.get_or_compute(key, lambda f: (42, {}), wait)
+    first.join()
+    assert value == 42 and store.computed == 2
+
+
+def test_the_store_is_bounded_by_bytes_least_recently_used_first_out():
+    store = ResultStore(max_bytes=2_000, max_entries=100)
+    for i in range(10):
+        store.get_or_compute(result_key("f", {"i": i}), lambda f, i=i: ("x" * 600 + str(i), {}), None)
+        assert store.stats()[1] <= 2_000
+    assert store.stats()[0] == 3
+    assert store.peek(result_key("f", {"i": 9})) is not None
+    assert store.peek(result_key("f", {"i": 0})) is None
+    # a value larger than the whole budget is returned but not kept
+    value, _ = store.get_or_compute(result_key("big", {}), lambda f: ("y" * 5_000, {}), None)
+    assert len(value) == 5_000 and store.peek(result_key("big", {})) is None
+
+
+def test_heavy_jobs_run_one_at_a_time_in_the_order_they_asked():
+    gate = HeavyGate(slots=1)
+    order, seen_ahead = [], {}
+    hold = threading.Event()
+    queued = {name: threading.Event() for name in "BC"}
+
+    def job(name):
+        def wait(ahead, seconds):
+            seen_ahead.setdefault(name, ahead)
+            queued[name].set()
+
+        with gate.slot(wait):
+            order.append(name)
+            if name == "A":
+                hold.wait(10)
+
+    a = threading.Thread(target=job, args=("A",))
+    a.start()
+    while gate.load() != (1, 0):
+        time.sleep(0.01)
+    b = threading.Thread(target=job, args=("B",))
+    b.start()
+    queued["B"].wait(10)
+    c = threading.Thread(target=job, args=("C",))
+    c.start()
+    queued["C"].wait(10)
+    assert gate.load() == (1, 2)
+    hold.set()
+    for th in (a, b, c):
+        th.join(10)
+    assert order == ["A", "B", "C"]
+    assert seen_ahead == {"B": 1, "C": 2}  # one running ahead of B; that one and B ahead of C
+    assert gate.load() == (0, 0)
+
+
+def test_a_waiting_job_that_is_stopped_leaves_the_queue():
+    gate = HeavyGate(slots=1)
+    hold = threading.Event()
+
+    class Stop(BaseException):
+        pass
+
+    def running():
+        with gate.slot(lambda a, s: None):
+            hold.wait(10)
+
+    a = threading.Thread(target=running)
+    a.start()
+    while gate.load() != (1, 0):
+        time.sleep(0.01)
+
+    def stop(ahead, seconds):
+        raise Stop
+
+    with pytest.raises(Stop):
+        with gate.slot(stop):
+            pass
+    assert gate.load() == (1, 0)
+    hold.set()
+    a.join(10)
+    with gate.slot(lambda a, s: None):  # the slot is free again
+        assert gate.load() == (1, 0)
+
+
+def test_other_runs_are_counted_until_they_end_or_their_thread_does():
+    runs = RunRegistry()
+    runs.start()
+    assert runs.others() == 0
+    go, done = threading.Event(), threading.Event()
+
+    def other(end_properly):
+        runs.start()
+        go.set()
+        done.wait(10)
+        if end_properly:
+            runs.end()
+
+    th = threading.Thread(target=other, args=(False,))
+    th.start()
+    go.wait(10)
+    assert runs.others() == 1
+    done.set()
+    th.join()
+    assert runs.others() == 0  # never said it ended, but its thread is gone
+    runs.end()
+
+
+@pytest.mark.parametrize("exc, expected", [
+    (ModuleNotFoundError("No module named 'torch'", name="torch"), True),
+    (ImportError("torch is switched off", name="torch.nn"), True),
+    (OSError("libtorch_cpu.so: cannot open shared object file"), True),
+    (ModuleNotFoundError("No module named 'cupy'", name="cupy"), False),
+    (OSError("disk full"), False),
+])
+def test_torch_failing_to_load_is_recognised(exc, expected):
+    assert compute.torch_unavailable(exc) is expected
+
+
+def test_concurrent_sessions_opening_the_same_link_share_every_computation():
+    """Eight sessions open /variance with the same settings at once: each core call is computed once."""
+    from pages.ui.shared_work import RESULTS
+
+    query = {"dk": "48", "trials": "20", "seed": "7"}  # settings no other test uses
+    before = RESULTS.computed
+    apps = call_in_threads(lambda: run_page("variance", query), 8)
+    assert all(not at.exception for at in apps)
+    distinct = RESULTS.computed - before
+    assert 1 <= distinct <= 2  # the page's sweep and its histogram, whatever the number of sessions
+
+
+def test_a_live_timing_says_when_other_sessions_ran_while_it_was_measured():
+    from pages.ui.shared_work import RUNS
+
+    small = {"cost_n": "64-512", "cost_d": "8-64", "cost_repeats": "2", "cost_naive_ms": "10",
+             "cost_torch": "0"}
+    quiet = run_page("cost", {**small, "seed": "11"})
+    assert not quiet.exception
+    assert not any("other session" in w.value for w in quiet.warning)
+
+    busy, stop = threading.Event(), threading.Event()
+
+    def another_session():
+        RUNS.start()
+        busy.set()
+        stop.wait(60)
+        RUNS.end()
+
+    th = threading.Thread(target=another_session)
+    th.start()
+    busy.wait(10)
+    try:
+        noisy = run_page("cost", {**small, "seed": "12"})
+    finally:
+        stop.set()
+        th.join()
+    assert not noisy.exception
+    assert any("1 other session(s) were running" in w.value for w in noisy.warning), \
+        [w.value for w in noisy.warning]

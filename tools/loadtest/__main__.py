@@ -1,0 +1,187 @@
+"""`python -m tools.loadtest`: drive a running app server with many browser-like sessions.
+
+Starts nothing itself: start the server as the README says, then point this at it (loopback only).
+
+    python -m tools.loadtest --sessions 30 --seconds 60 --think 2 6
+    python -m tools.loadtest --sessions 30 --heavy 3 --seconds 60 --think 2 6 --json
+    python -m tools.loadtest --sessions 30 --link "/saturation?lang=zh" --same
+    python -m tools.loadtest --matrix            # the hosting table: every phase, then memory
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import ipaddress
+import json
+import socket
+import sys
+import time
+from typing import Any
+from urllib.parse import urlsplit
+
+from tools.loadtest import report
+from tools.loadtest.driver import HEAVY_PAGES, LIGHT_PAGES, Phase, PhaseRecord, page_path, run_phase
+from tools.loadtest.memory import RssSampler, pid_listening_on
+from tools.loadtest.protocol import BrowserTab, DisconnectedError
+
+MAX_SESSIONS = 200
+MAX_HEAVY = 20
+MAX_SECONDS = 1800.0
+MAX_AFTER = 600.0
+KNOWN_PAGES = (*LIGHT_PAGES, *HEAVY_PAGES, "beyond", "real-model")
+
+
+class UsageError(Exception):
+    pass
+
+
+def loopback_url(url: str) -> tuple[str, int]:
+    """(base URL, port) of `url`, refused unless every address its host resolves to is loopback."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise UsageError(f"--url must look like http://127.0.0.1:8501, got {url!r}")
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    try:
+        infos = socket.getaddrinfo(parts.hostname, port, proto=socket.IPPROTO_TCP)
+    except socket.gaierror as exc:
+        raise UsageError(f"cannot resolve {parts.hostname!r}: {exc}") from exc
+    addresses = {ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos}
+    if not addresses or not all(a.is_loopback for a in addresses):
+        raise UsageError(f"refusing {parts.hostname!r}: this load test only drives a server on this machine "
+                         "(a loopback address)")
+    return f"{parts.scheme}://{parts.netloc}{parts.path.rstrip('/')}", port
+
+
+def page_list(text: str) -> tuple[str, ...]:
+    pages = tuple(p.strip().strip("/") for p in text.split(",") if p.strip())
+    unknown = [p for p in pages if p not in KNOWN_PAGES]
+    if unknown or not pages:
+        raise UsageError(f"unknown page(s) {unknown or text!r}; known: {', '.join(KNOWN_PAGES)}")
+    return pages
+
+
+def parse_args(argv: list[str]) -> argparse.Namespace:
+    ap = argparse.ArgumentParser(prog="python -m tools.loadtest", description=__doc__.split("\n\n")[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--url", default="http://127.0.0.1:8501", help="the running server (loopback only)")
+    ap.add_argument("--sessions", type=int, default=10, help=f"light sessions (≤ {MAX_SESSIONS})")
+    ap.add_argument("--heavy", type=int, default=0, help=f"extra sessions on the heavy pages (≤ {MAX_HEAVY})")
+    ap.add_argument("--seconds", type=float, default=60.0, help=f"duration of a phase (≤ {MAX_SECONDS:g})")
+    ap.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0), metavar=("A", "B"),
+                    help="pause a random A–B seconds between reruns (0 0: back to back)")
+    ap.add_argument("--pages", default=",".join(LIGHT_PAGES), help="pages the light sessions visit")
+    ap.add_argument("--heavy-pages", default=",".join(HEAVY_PAGES), help="pages the heavy sessions visit")
+    ap.add_argument("--link", help='every session opens this link first, e.g. "/saturation?lang=zh"')
+    ap.add_argument("--same", action="store_true", help="every session makes the same moves (a class)")
+    ap.add_argument("--nav", type=float, default=0.25, help="chance that a rerun changes page")
+    ap.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take before it counts "
+                    "as timed out")
+    ap.add_argument("--pid", type=int, help="server PID for memory samples (default: found by port)")
+    ap.add_argument("--after", type=float, default=0.0, help="keep sampling memory this long after the "
+                    "sessions closed")
+    ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--matrix", action="store_true", help="run the whole hosting table (see README)")
+    ap.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    args = ap.parse_args(argv)
+    if not 0 <= args.sessions <= MAX_SESSIONS or not 0 <= args.heavy <= MAX_HEAVY:
+        raise UsageError(f"--sessions must lie in [0, {MAX_SESSIONS}] and --heavy in [0, {MAX_HEAVY}]")
+    if args.sessions + args.heavy == 0:
+        raise UsageError("nothing to run: --sessions and --heavy are both 0")
+    if not 0 < args.seconds <= MAX_SECONDS or not 0 <= args.after <= MAX_AFTER:
+        raise UsageError(f"--seconds must lie in (0, {MAX_SECONDS:g}] and --after in [0, {MAX_AFTER:g}]")
+    a, b = args.think
+    if not 0 <= a <= b <= 600:
+        raise UsageError("--think A B needs 0 ≤ A ≤ B ≤ 600")
+    if not 0 <= args.nav <= 1 or not 0 < args.timeout <= 900:
+        raise UsageError("--nav must lie in [0, 1] and --timeout in (0, 900]")
+    args.pages, args.heavy_pages = page_list(args.pages), page_list(args.heavy_pages)
+    if args.link and not args.link.startswith("/"):
+        raise UsageError('--link is a path on the server, e.g. "/saturation?lang=zh"')
+    return args
+
+
+def matrix_phases(args: argparse.Namespace) -> list[Phase]:
+    """The hosting table: think-time load at 10/20/30, capacity back to back, heavy, one link for all."""
+    common = {"seconds": args.seconds, "pages": args.pages, "heavy_pages": args.heavy_pages,
+              "timeout": args.timeout, "seed": args.seed, "nav": args.nav}
+    think = tuple(args.think)
+    phases = [Phase(f"{n} sessions", n, think=think, **common) for n in (10, 20, 30)]
+    phases += [Phase(f"{n} back to back", n, think=(0.0, 0.0), **common) for n in (10, 30)]
+    phases.append(Phase("30 + 3 heavy", 30, think=think, heavy=3, **common))
+    link = args.link or f"/{page_path(args.pages[0])}"
+    phases.append(Phase("30, one link", 30, think=think, link=link, same=True, **common))
+    return phases
+
+
+async def warm_up(base_url: str, pages: tuple[str, ...], timeout: float) -> dict[str, float]:
+    """Open every page once in one tab (what the first visitor does): seconds to script_finished."""
+    tab, out = BrowserTab(base_url), {}
+    await tab.connect()
+    try:
+        for page in pages:
+            result = await tab.open(f"/{page_path(page)}", timeout)
+            out[page] = result.seconds
+    finally:
+        await tab.close()
+    return out
+
+
+async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict[str, Any]:
+    pid = args.pid or pid_listening_on(port)
+    sampler = RssSampler(pid)
+    memory: dict[str, Any] = {"pid": pid, "fresh": sampler.sample()}
+    doc: dict[str, Any] = {"url": base_url, "memory": memory}
+    if args.matrix:
+        doc["warm_up"] = await warm_up(base_url, (*args.pages, *args.heavy_pages), args.timeout)
+        if not args.json:
+            print("first visit of each page (s): "
+                  + ", ".join(f"{page} {sec:.1f}" for page, sec in doc["warm_up"].items()), "\n", flush=True)
+        await asyncio.sleep(3)
+        memory["warm_idle"] = sampler.sample()
+        phases = matrix_phases(args)
+        args.after = args.after or 60.0
+    else:
+        phases = [Phase("run", args.sessions, args.seconds, tuple(args.think), args.heavy, args.pages,
+                        args.heavy_pages, args.link, args.same, args.nav, args.timeout, args.seed)]
+    records: list[PhaseRecord] = []
+    for ph in phases:
+        records.append(await run_phase(ph, base_url, sampler))
+        if not args.json:
+            print(report.phase_table(report.summarise(records[-1])), "\n", flush=True)
+    memory["closed"] = sampler.sample()
+    closed_at = time.monotonic() - sampler.t0
+    if args.after:
+        sampler.start()
+        await asyncio.sleep(args.after)
+        memory["after"] = sampler.sample()
+    await sampler.stop()
+    memory["peak"] = max((b for _, b in sampler.samples), default=None)
+    memory["timeline"] = [(round(t, 1), b) for t, b in sampler.samples]
+    memory["closed_at"] = closed_at
+    doc["phases"] = [report.summarise(r) for r in records]
+    doc["runs"] = [r.as_dict() for r in records] if args.json else None
+    return doc
+
+
+def main(argv: list[str] | None = None) -> int:
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+        base_url, port = loopback_url(args.url)
+        doc = asyncio.run(main_async(args, base_url, port))
+    except UsageError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except DisconnectedError as exc:
+        print(f"error: cannot reach the server at {args.url}: {exc}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(doc, indent=1, default=float))
+    else:
+        print(report.matrix_table(doc["phases"]))
+        print(report.memory_lines(doc["memory"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,339 @@
+"""One browser tab on Streamlit's websocket protocol, without a browser.
+
+The frontend talks to the server over `/_stcore/stream`: it sends `BackMsg` protobufs and reads
+`ForwardMsg` protobufs, both shipped inside the streamlit package. What a tab does, and what this
+module does the same way (Streamlit 1.67's `App.sendRerunBackMsg` and `WidgetStateManager`):
+
+- open a link: one `rerun_script` with the URL's query string and `page_name` = the URL path
+  ("saturation"; "" for the main page), no page hash yet, and the browser's context (locale, URL);
+- the server answers with `new_session` (the run's page hash), `delta`s (elements and widgets, each
+  with the script that made it in its metadata), `navigation` (the app's pages), `page_info_changed`
+  (the query string the app wrote) and finally `script_finished`;
+- move a widget: `rerun_script` with every widget's current value (`widget_states`), the current page
+  hash and query string;
+- change page: `rerun_script` with the target page's hash, the main script's widget values only and
+  an emptied query string;
+- keep the large elements it received (`metadata.cacheable`) by hash and list those hashes in every
+  `rerun_script`; the server then sends a `ref_hash` instead of an element the tab already has.
+
+A run is timed from sending its `BackMsg` to `script_finished`; exception elements (`delta` carrying
+an `exception` proto), charts and `page_not_found` are counted per run.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections import OrderedDict
+from dataclasses import dataclass, field
+from typing import Any
+
+from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+from streamlit.proto.WidgetStates_pb2 import WidgetState
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
+
+STREAM_PATH = "/_stcore/stream"
+FINISHED = ForwardMsg.ScriptFinishedStatus
+WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox")
+CHART_TYPES = ("vega_lite_chart",)
+MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
+
+
+class DisconnectedError(Exception):
+    """The websocket closed (or could not open) while a run was expected."""
+
+
+@dataclass
+class Widget:
+    """A widget the server drew: enough of its proto to send back a valid value."""
+
+    id: str
+    kind: str
+    proto: Any
+    script_hash: str          # the script that drew it (app.py's hash for the shared sidebar)
+    state: WidgetState        # the value this tab holds for it
+
+    def random_move(self, rng: random.Random) -> WidgetState | None:
+        """A different valid value, as a person would pick it; None when there is no other."""
+        p, out = self.proto, WidgetState(id=self.id)
+        if self.kind == "checkbox":
+            out.bool_value = not self.state.bool_value
+            return out
+        if self.kind in ("selectbox", "radio") or (self.kind == "slider" and p.options):
+            others = [o for o in p.options if o != _current_text(self.state)]
+            if not others:
+                return None
+            pick = rng.choice(others)
+            if self.kind == "slider":
+                out.string_array_value.data.append(pick)
+            else:
+                out.string_value = pick
+            return out
+        if self.kind == "multiselect":
+            options = list(p.options)
+            for _ in range(8):
+                chosen = rng.sample(options, rng.randint(1, min(3, len(options))))
+                if sorted(chosen) != sorted(self.state.string_array_value.data):
+                    out.string_array_value.data.extend(o for o in options if o in chosen)
+                    return out
+            return None
+        if self.kind == "slider":  # numeric: anywhere on the track, on a step
+            if len(p.value or p.default) != 1:
+                return None  # range sliders are not used by the app
+            steps = round((p.max - p.min) / p.step)
+            current = self.state.double_array_value.data[0] if self.state.double_array_value.data else None
+            for _ in range(8):
+                value = _on_step(p.min + rng.randint(0, steps) * p.step, p.data_type)
+                if value != current:
+                    out.double_array_value.data.append(value)
+                    return out
+            return None
+        if self.kind == "number_input":  # typed or +/-: a few steps from the current value
+            value = self.state.double_value + rng.choice((-1, 1)) * rng.randint(1, 3) * (p.step or 1)
+            if p.has_min:
+                value = max(p.min, value)
+            if p.has_max:
+                value = min(p.max, value)
+            value = _on_step(value, p.data_type)
+            if value == self.state.double_value:
+                return None
+            out.double_value = value
+            return out
+        return None
+
+
+def _on_step(value: float, data_type: int) -> float:
+    return float(round(value)) if data_type == 0 else round(value, 10)  # 0: INT in Slider/NumberInput
+
+
+def _current_text(state: WidgetState) -> str | None:
+    if state.HasField("string_value"):
+        return state.string_value
+    if state.string_array_value.data:
+        return state.string_array_value.data[0]
+    return None
+
+
+def initial_state(kind: str, p: Any) -> WidgetState:
+    """The value the frontend holds for a freshly drawn widget (its set value, else its default)."""
+    s = WidgetState(id=p.id)
+    if kind == "checkbox":
+        s.bool_value = p.value if p.set_value else p.default
+    elif kind == "slider" and p.options:  # select_slider: its formatted options
+        values = list(p.raw_value) if p.set_value else [p.options[int(i)] for i in p.default]
+        s.string_array_value.data.extend(values)
+    elif kind == "slider":
+        s.double_array_value.data.extend(p.value if p.set_value else p.default)
+    elif kind == "number_input":
+        s.double_value = p.value if p.set_value else p.default
+    elif kind in ("selectbox", "radio"):
+        if p.set_value:
+            s.string_value = p.raw_value
+        elif 0 <= p.default < len(p.options):
+            s.string_value = p.options[p.default]
+    elif kind == "multiselect":
+        values = list(p.raw_values) if p.set_value else [p.options[i] for i in p.default]
+        s.string_array_value.data.extend(values)
+    return s
+
+
+@dataclass
+class RunResult:
+    """One script run as the tab saw it."""
+
+    seconds: float
+    status: str                          # "ok", "compile_error", "timeout", "disconnected"
+    exceptions: list[str] = field(default_factory=list)
+    alerts: list[str] = field(default_factory=list)  # notices (st.warning, st.info, …), cut to 300
+    charts: int = 0
+    page_not_found: bool = False
+    elements: int = 0
+    bytes: int = 0
+    largest: int = 0                     # the largest single message, bytes
+    missing_refs: int = 0                # references to elements the tab did not have
+
+
+class BrowserTab:
+    """One tab: a websocket session that opens links, moves widgets and changes pages."""
+
+    def __init__(self, base_url: str, locale: str = "en-US") -> None:
+        self.base_url = base_url.rstrip("/")
+        self.locale = locale
+        self.ws: ClientConnection | None = None
+        self.pages: dict[str, str] = {}        # url path → page script hash
+        self.main_hash = ""
+        self.page_hash = ""
+        self.query = ""
+        self.path = ""
+        self.widgets: dict[str, Widget] = {}
+        self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
+
+    async def connect(self, timeout: float = 10.0) -> None:
+        ws_url = "ws" + self.base_url.removeprefix("http") + STREAM_PATH
+        try:
+            self.ws = await connect(ws_url, subprotocols=["streamlit"], max_size=None, proxy=None,
+                                    open_timeout=timeout, ping_interval=None)
+        except (OSError, InvalidHandshake, TimeoutError) as exc:
+            raise DisconnectedError(str(exc)) from exc
+
+    async def close(self) -> None:
+        if self.ws is not None:
+            await self.ws.close()
+            self.ws = None
+
+    # ------------------------------------------------------------ what a tab sends
+
+    async def open(self, link: str, timeout: float) -> RunResult:
+        """Open `link` ("/saturation?lang=zh") as a fresh tab does: page by name, query from the URL."""
+        path, _, query = link.lstrip("/").partition("?")
+        self.path, self.query, self.page_hash = path, query, ""
+        self.widgets = {}
+        msg = BackMsg()
+        rs = msg.rerun_script
+        rs.query_string, rs.page_name, rs.page_script_hash = query, path, ""
+        rs.context_info.locale = self.locale
+        rs.context_info.timezone = "UTC"
+        rs.context_info.timezone_offset = 0
+        rs.context_info.url = f"{self.base_url}/{link.lstrip('/')}"
+        rs.context_info.is_embedded = False
+        rs.context_info.color_scheme = "light"
+        rs.cached_message_hashes.extend(self.messages)
+        return await self._run(msg, timeout)
+
+    async def move(self, rng: random.Random, timeout: float) -> RunResult | None:
+        """Change one random widget to another valid value; None when no widget can move."""
+        order = list(self.widgets.values())
+        rng.shuffle(order)
+        for w in order:
+            new = w.random_move(rng)
+            if new is not None:
+                w.state = new
+                return await self.rerun(timeout)
+        return None
+
+    async def goto(self, path: str, timeout: float) -> RunResult:
+        """Click a page in the navigation: its hash, the shared widgets' values, no query string."""
+        target = self.pages[path]
+        shared = [w for w in self.widgets.values() if w.script_hash == self.main_hash]
+        self.path = path
+        return await self._run(self._rerun(shared, target, ""), timeout)
+
+    async def rerun(self, timeout: float) -> RunResult:
+        """Rerun the current view unchanged (the R key)."""
+        return await self._run(self._rerun(self.widgets.values(), self.page_hash, self.query), timeout)
+
+    def _rerun(self, widgets: Any, page_hash: str, query: str) -> BackMsg:
+        msg = BackMsg()
+        rs = msg.rerun_script
+        rs.query_string, rs.page_script_hash, rs.page_name = query, page_hash, ""
+        rs.widget_states.widgets.extend(w.state for w in widgets)
+        rs.context_info.locale = self.locale
+        rs.context_info.timezone = "UTC"
+        rs.cached_message_hashes.extend(self.messages)
+        return msg
+
+    # ------------------------------------------------------------ what a tab reads
+
+    async def _run(self, msg: BackMsg, timeout: float) -> RunResult:
+        if self.ws is None:
+            raise DisconnectedError("not connected")
+        start = time.perf_counter()
+        result = RunResult(seconds=0.0, status="ok")
+        seen_new_session = False
+        drawn: dict[str, Widget] = {}
+        try:
+            await self.ws.send(msg.SerializeToString())
+            deadline = start + timeout
+            while True:
+                left = deadline - time.perf_counter()
+                if left <= 0:
+                    result.status = "timeout"
+                    break
+                try:
+                    data = await asyncio.wait_for(self.ws.recv(), timeout=left)
+                except TimeoutError:
+                    result.status = "timeout"
+                    break
+                result.bytes += len(data)
+                result.largest = max(result.largest, len(data))
+                fwd = self._resolve(data, result)
+                if fwd is None:
+                    continue
+                kind = fwd.WhichOneof("type")
+                if kind == "new_session":
+                    seen_new_session = True
+                    self.page_hash = fwd.new_session.page_script_hash
+                    self.main_hash = fwd.new_session.main_script_hash
+                    drawn = {}
+                elif kind == "delta" and seen_new_session:
+                    self._on_delta(fwd, result, drawn)
+                elif kind == "navigation":
+                    self.pages = {p.url_pathname: p.page_script_hash for p in fwd.navigation.app_pages}
+                    self.page_hash = fwd.navigation.page_script_hash or self.page_hash
+                elif kind == "page_info_changed":
+                    self.query = fwd.page_info_changed.query_string
+                elif kind == "page_not_found":
+                    result.page_not_found = True
+                elif kind == "script_finished" and seen_new_session:
+                    status = fwd.script_finished
+                    if status == FINISHED.FINISHED_SUCCESSFULLY:
+                        break
+                    if status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
+                        result.status = "compile_error"
+                        break
+                    # FINISHED_EARLY_FOR_RERUN: the app asked for a rerun; a new run follows.
+                    seen_new_session = False
+        except ConnectionClosed as exc:
+            result.status = "disconnected"
+            result.seconds = time.perf_counter() - start
+            self.ws = None
+            raise DisconnectedError(str(exc)) from exc
+        result.seconds = time.perf_counter() - start
+        if result.status == "ok":
+            self.widgets = drawn
+        return result
+
+    def _resolve(self, data: bytes, result: RunResult) -> ForwardMsg | None:
+        """The message in `data`; a reference replaced by the element it refers to."""
+        fwd = ForwardMsg()
+        fwd.ParseFromString(data)
+        if fwd.WhichOneof("type") == "ref_hash":
+            cached = self.messages.get(fwd.ref_hash)
+            if cached is None:
+                result.missing_refs += 1
+                return None
+            self.messages.move_to_end(fwd.ref_hash)
+            full = ForwardMsg()
+            full.ParseFromString(cached)
+            full.metadata.CopyFrom(fwd.metadata)
+            return full
+        if fwd.metadata.cacheable and fwd.hash:
+            self.messages[fwd.hash] = data
+            self.messages.move_to_end(fwd.hash)
+            while len(self.messages) > MESSAGE_CACHE:
+                self.messages.popitem(last=False)
+        return fwd
+
+    def _on_delta(self, fwd: ForwardMsg, result: RunResult, drawn: dict[str, Widget]) -> None:
+        delta = fwd.delta
+        if delta.WhichOneof("type") != "new_element":
+            return
+        el = delta.new_element
+        kind = el.WhichOneof("type")
+        result.elements += 1
+        if kind == "exception":
+            result.exceptions.append(f"{el.exception.type}: {el.exception.message}"[:300])
+        elif kind == "alert":
+            result.alerts.append(el.alert.body[:300])
+        elif kind in CHART_TYPES:
+            result.charts += 1
+        elif kind in WIDGET_TYPES:
+            p = getattr(el, kind)
+            if p.disabled:
+                return
+            old = self.widgets.get(p.id)
+            state = old.state if old is not None and not p.set_value else initial_state(kind, p)
+            drawn[p.id] = Widget(p.id, kind, p, fwd.metadata.active_script_hash, state)
