@@ -16,7 +16,10 @@ import streamlit as st
 from core import factcheck as fc
 from pages.ui.charts import (
     OKABE_ITO,
+    Figure,
     dk_axis,
+    figure,
+    figure_cache,
     fmt_num,
     fmt_pct,
     run_with_progress,
@@ -109,7 +112,8 @@ def show_points(r: dict[str, Any]) -> None:
         st.markdown("\n".join(f"- {x}" for x in lines))
 
 
-def grad_chart(f: dict[str, Any]) -> None:
+@figure_cache
+def grad_figure(f: dict[str, Any]) -> Figure:
     """Measured median ‖∂L/∂q‖ against the claimed 1/d_k line through the first point."""
     series = (
         (t("factcheck.grad.measured"), f["median"]["none"]),
@@ -135,43 +139,51 @@ def grad_chart(f: dict[str, Any]) -> None:
             alt.Tooltip("median:Q", format=".3g"),
         ],
     )
-    st.markdown(f"**{t('factcheck.grad.chart')}**")  # markdown wraps on a phone; a chart title does not
     chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=40)).properties(
         height=240
     )
-    show_chart(chart, df, "factcheck-gradient")
+    return figure(chart, df)
 
 
-def qk_chart(f: dict[str, Any]) -> None:
-    """‖W_Q − W_K‖ (relative) and the loss over training steps, W_K = W_Q at step 0 vs independent."""
+def grad_chart(f: dict[str, Any]) -> None:
+    st.markdown(f"**{t('factcheck.grad.chart')}**")  # markdown wraps on a phone; a chart title does not
+    show_chart(grad_figure(f), name="factcheck-gradient")
+
+
+@figure_cache
+def qk_figure(f: dict[str, Any], what: str) -> Figure:
+    """‖W_Q − W_K‖ (relative, what="rel") or the loss ("loss") over training steps, W_K = W_Q at
+    step 0 vs independent."""
     rows = []
     for key, curves in f["curves"].items():
         task, init = key.split("/")
         label = f"{t(f'factcheck.qk.task.{task}')} · {t(f'factcheck.qk.init.{init}')}"
-        for what in ("rel", "loss"):
-            rows += [{"run": label, "step": i, "what": what, "value": v} for i, v in enumerate(curves[what])]
-    df = pd.DataFrame(rows)
-    runs = sorted(df["run"].unique())
+        rows += [{"run": label, "step": i, "what": what, "value": v} for i, v in enumerate(curves[what])]
+    part = pd.DataFrame(rows)
+    runs = sorted(part["run"].unique())
+    chart = (
+        alt.Chart(part)
+        .mark_line(strokeWidth=2)
+        .encode(
+            x=alt.X("step:Q", title=t("factcheck.qk.step")),
+            y=alt.Y("value:Q", title=t(f"factcheck.qk.{what}")),
+            color=alt.Color(
+                "run:N",
+                title=None,
+                scale=alt.Scale(domain=runs, range=list(OKABE_ITO[:4])),
+                legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
+            ),
+            tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
+        )
+        .properties(height=170)
+    )
+    return figure(chart, part)
+
+
+def qk_chart(f: dict[str, Any]) -> None:
     st.markdown(f"**{t('factcheck.qk.chart')}**")  # markdown wraps on a phone; a chart title does not
     for what in ("rel", "loss"):
-        part = df[df["what"] == what]
-        chart = (
-            alt.Chart(part)
-            .mark_line(strokeWidth=2)
-            .encode(
-                x=alt.X("step:Q", title=t("factcheck.qk.step")),
-                y=alt.Y("value:Q", title=t(f"factcheck.qk.{what}")),
-                color=alt.Color(
-                    "run:N",
-                    title=None,
-                    scale=alt.Scale(domain=runs, range=list(OKABE_ITO[:4])),
-                    legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
-                ),
-                tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
-            )
-            .properties(height=170)
-        )
-        show_chart(chart, part, f"factcheck-qk-{what}")
+        show_chart(qk_figure(f, what), name=f"factcheck-qk-{what}")
 
 
 CHARTS = {"grad_inverse_dk": grad_chart, "n2_qk_amplified": qk_chart}

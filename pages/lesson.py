@@ -12,7 +12,18 @@ import streamlit as st
 
 from core import lesson
 from pages.ui import classroom
-from pages.ui.charts import OKABE_ITO, SCALE_COLOURS, cached, fmt_num, fmt_pct, scale_label
+from pages.ui.charts import (
+    OKABE_ITO,
+    SCALE_COLOURS,
+    Figure,
+    cached,
+    figure,
+    figure_cache,
+    fmt_num,
+    fmt_pct,
+    scale_label,
+    show_chart,
+)
 from pages.ui.controls import (
     POWERS_OF_TWO,
     page_select,
@@ -71,8 +82,10 @@ def mirror_control(shared_key: str, options: tuple[int, ...], label_key: str, co
     container.select_slider(t(label_key), options=options, key=ctl, on_change=copy)
 
 
-def step_chart(chart: dict, revealed: bool) -> alt.LayerChart:
-    """The step's figure at its container's width: context rows always, answer rows once revealed."""
+@figure_cache
+def step_chart(chart: dict, revealed: bool) -> Figure:
+    """The step's figure at its container's width: context rows always, answer rows once revealed.
+    Built once per (data, revealed, language) for every session."""
     args = chart["series_args"]
     df = pd.DataFrame(chart["rows"], columns=["x", "y", "series", "stage"])
     order = list(dict.fromkeys(df["series"]))
@@ -108,8 +121,9 @@ def step_chart(chart: dict, revealed: bool) -> alt.LayerChart:
         layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x="x:Q"))
     # fit-x: the width follows the container (a phone's 360 px or a projector's half screen), the
     # plot keeps its height, and the axes and legend are added below it instead of squeezing it.
-    return alt.layer(*layers).properties(height=CHART_HEIGHT,
-                                         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    layered = alt.layer(*layers).properties(height=CHART_HEIGHT,
+                                            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    return figure(layered, df.drop(columns=["reference"]))
 
 
 def number(v: float, kind: str) -> str:
@@ -208,7 +222,8 @@ if data is not None:
                 st.info(f"{line}  \n{t('lesson.result.wrong', answer=labels[q['correct'][0]])}",
                         icon=":material/lightbulb:")
             st.caption(t(f"lesson.{spec.name}.takeaway"))
-    right.altair_chart(step_chart(data["chart"], revealed), width="stretch")
+    show_chart(step_chart(data["chart"], revealed), name=f"lesson-{spec.name}", container=right,
+               downloads=False)
     waiting = "" if revealed else f"{t('lesson.chart.waiting')} "
     right.caption(waiting + t("lesson.trials", seed=s.seed, count=data["draws"]))
 

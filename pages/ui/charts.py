@@ -470,12 +470,13 @@ def _md_text(text: str) -> str:
 
 
 def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str = "chart",
-               container: Any = None) -> None:
+               container: Any = None, downloads: bool = True) -> None:
     """Draw a Figure (or an Altair chart, converted and cached by content) at its container's width,
     with its data as CSV and itself as PNG / SVG (at its fixed desktop size) behind a download button.
 
     The files are produced only when a button is clicked (callables), so a rerun stays fast.
-    `name` is the file stem ("saturation-entropy"); the language is appended.
+    `name` is the file stem ("saturation-entropy"); the language is appended. `downloads=False`
+    draws the chart alone (the lesson's projector screen has no room for the button).
     """
     where = container or st
     fig = chart if isinstance(chart, Figure) else _figure_of_chart(chart, data)
@@ -490,6 +491,8 @@ def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str 
             where.markdown(f"**{_md_text(fig.title)}**")
         for col, view in zip(where.columns(len(fig.views), gap="small"), fig.views, strict=True):
             col.vega_lite_chart(spec=view, width=width)
+    if not downloads:
+        return
     table = fig.data
     stem = f"{name}-{current_lang()}"
     holder = where.popover(t("common.download.label"), icon=":material/download:")
