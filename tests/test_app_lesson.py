@@ -13,6 +13,7 @@ from conftest import run_page
 from core import lesson
 from pages.ui.charts import fmt_num, fmt_pct
 from pages.ui.i18n import text_for
+from pages.ui.user_text import literal
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 STEPS = range(1, len(lesson.STEPS) + 1)
@@ -85,7 +86,7 @@ def test_bad_step_in_the_url_is_corrected_with_a_notice(raw, step, problem):
     at = open_lesson(lang="en", step=raw)
     assert not at.exception
     assert at.title[0].value == claim(step, "en")
-    notice = text_for(f"common.url.{problem}", "en").format(param="step", raw=raw, value=step)
+    notice = text_for(f"common.url.{problem}", "en").format(setting=literal(f"step={raw}"), value=step)
     assert notice in [w.value for w in at.warning]
     assert at.session_state["_ase_url"].get("step", "1") == str(step), "the URL is corrected too"
 

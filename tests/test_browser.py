@@ -26,6 +26,7 @@ from tools.app_driver import (
     wait_first_render,
     wait_idle,
 )
+from tools.loadtest.driver import CHARTLESS_ON_OPEN
 
 TALL = {"viewport": {"width": 1440, "height": 4200}}  # the main area scrolls inside the page
 SHOTS = ARTIFACTS / "screens"
@@ -103,7 +104,6 @@ def test_navigation_shows_only_the_registered_pages(browser, server):
     context.close()
 
 
-NO_CHART_ON_LOAD = ("fact-check",)  # measures a card only when asked (see test_browser_factcheck.py)
 CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for device in ("desktop", "phone")]
 
 
@@ -111,7 +111,7 @@ CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for dev
 def test_page_fits_the_screen_without_errors(browser, server, name, lang, device):
     """Every page, in both languages, at 1280×720 and on a 390×844 phone: no error, every chart
     drawn, nothing wider than the screen. Screenshots: the first screen and the whole page."""
-    charts = name not in NO_CHART_ON_LOAD and (name != "real-model" or model_installed())
+    charts = name not in CHARTLESS_ON_OPEN and (name != "real-model" or model_installed())
     context, page = open_app(browser, f"{server}/{url_path(name)}?lang={lang}", VIEWPORTS[device], charts)
     if name == "real-model" and not charts:  # the optional model package is absent: the page says so
         assert page.locator('[data-testid="stAlert"]').count() >= 1
@@ -183,7 +183,7 @@ def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
         page = context.new_page()
         page.goto(f"{url}/{name}?lang=zh")
         page.wait_for_selector("h1", timeout=120_000)
-        wait_idle(page, timeout_ms=120_000, charts=name not in NO_CHART_ON_LOAD)
+        wait_idle(page, timeout_ms=120_000, charts=name not in CHARTLESS_ON_OPEN)
         assert page.locator('[role="dialog"]').count() == 0, page.locator('[role="dialog"]').all_inner_texts()
         assert page.locator('[data-testid="stSidebarNavLink"]').count() >= 5
         assert re.search(r"[\u4e00-\u9fff]", page.locator("h1").first.inner_text())

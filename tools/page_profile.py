@@ -3,6 +3,7 @@
 
     python -m tools.page_profile                          # every page: first-run and warm script seconds
     python -m tools.page_profile saturation --profile 25  # plus the 25 costliest calls of a warm rerun
+    python -m tools.page_profile "lesson?step=3"          # a page with its own query (lesson steps)
     python -m tools.page_profile --json
 
 "Script time" is one whole run of app.py with the page (router, sidebar, page, URL sync), as
@@ -63,16 +64,28 @@ def timed_script_runs(profiler: cProfile.Profile | None = None) -> Iterator[list
         script_runner.ScriptRunner._run_script = original  # type: ignore[method-assign]
 
 
+PROFILED = (*PAGES, "lesson")
+
+
 def page_file(name: str) -> str:
     return f"pages/{name}.py"
+
+
+def split_target(target: str) -> tuple[str, dict[str, str]]:
+    """"lesson?step=3" → ("lesson", {"step": "3"}); a plain page name has no query."""
+    from urllib.parse import parse_qsl
+
+    name, _, query = target.partition("?")
+    return name, dict(parse_qsl(query))
 
 
 def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0) -> dict:
     """A first run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares."""
     from streamlit.testing.v1 import AppTest
 
+    name, extra = split_target(name)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
-    for key, value in query.items():
+    for key, value in {**query, **extra}.items():
         at.query_params[key] = value
     at.switch_page(page_file(name))
     with timed_script_runs() as first:
@@ -82,7 +95,8 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0)
         for _ in range(reruns):
             at.run()
     errors = [e.value for e in at.exception] if at.exception else []
-    out = {"page": name, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
+    label = name + ("?" + "&".join(f"{k}={v}" for k, v in extra.items()) if extra else "")
+    out = {"page": label, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
            "warm_median_s": round(statistics.median(warm), 4), "exceptions": errors,
            "charts": len(at.get("vega_lite_chart"))}
     if profiler is not None:
@@ -103,14 +117,15 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0)
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("pages", nargs="*", default=list(PAGES), help=f"pages (default: {' '.join(PAGES)})")
+    ap.add_argument("pages", nargs="*", default=list(PAGES),
+                    help=f"pages (default: {' '.join(PAGES)}; also lesson?step=K)")
     ap.add_argument("--reruns", type=int, default=5, help="warm reruns per page (default 5)")
     ap.add_argument("--profile", type=int, default=0, metavar="TOP",
                     help="cProfile the warm reruns; print the TOP costliest calls per page")
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
-    unknown = [p for p in args.pages if p not in PAGES]
+    unknown = [p for p in args.pages if split_target(p)[0] not in PROFILED]
     if unknown or args.reruns < 1:
         print(f"error: unknown page {unknown[0]}" if unknown else "error: --reruns must be ≥ 1",
               file=sys.stderr)
@@ -122,10 +137,10 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"reruns": args.reruns, "pages": [{k: v for k, v in r.items() if k != "profile"}
                                                            for r in results]}, indent=2))
         return 0
-    print(f"{'page':<12} {'first s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
+    print(f"{'page':<14} {'first s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
     for r in results:
         flag = f"  EXCEPTION: {r['exceptions']}" if r["exceptions"] else ""
-        print(f"{r['page']:<12} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
+        print(f"{r['page']:<14} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
     for r in results:
         if "profile" in r:
             print(f"\n== {r['page']}: share of warm script time ==")

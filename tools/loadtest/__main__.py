@@ -29,7 +29,7 @@ MAX_SESSIONS = 200
 MAX_HEAVY = 20
 MAX_SECONDS = 1800.0
 MAX_AFTER = 600.0
-KNOWN_PAGES = (*LIGHT_PAGES, *HEAVY_PAGES, "beyond", "real-model")
+KNOWN_PAGES = (*LIGHT_PAGES, *HEAVY_PAGES, "beyond", "real-model", "lesson")
 
 
 class UsageError(Exception):
