@@ -218,6 +218,12 @@ def length_sweep(ns: Sequence[int], d_k: int = 64, rho: float = 0.0, s_param: fl
     """Per (n, method): entropy, max weight and the weight on the matching key (key 0) of
     softmax(λ(n)·K q/√d_k), λ from `length_factor`. At ρ = 0 with λ = 1 the theory line is
     H → ln n − σ²/2 with σ² = E‖q‖²/d_k = 1.
+
+    Common random numbers across n: each trial draws one query and max(ns) keys once
+    (`one_query_scores`), and a context of n keys is the first n of them, so every n sees the same
+    query and the shorter contexts are prefixes of the longer ones. Each n's draws have exactly the
+    right distribution, and each trial follows one path as the context grows: the curves over n
+    show the length effect, not fresh noise at every n (‖q‖² varies a lot from trial to trial).
     """
     d_k = ex.check_dks([d_k])[0]
     ns = [ex.check_n(n) for n in ns]
@@ -226,10 +232,11 @@ def length_sweep(ns: Sequence[int], d_k: int = 64, rho: float = 0.0, s_param: fl
     if not ns:
         raise InputError("give at least one n")
     budget.chunk_trials(8 * trials * max(ns) * 3, 1, "length sweep")
+    rng = np.random.default_rng(sub_seed(seed, 71, d_k))
+    scores = one_query_scores(rng, trials, max(ns), d_k, rho) / math.sqrt(d_k)
     rows = []
     for i, n in enumerate(ns):
-        rng = np.random.default_rng(sub_seed(seed, 71, n, d_k))
-        raw = one_query_scores(rng, trials, n, d_k, rho) / math.sqrt(d_k)
+        raw = scores[:, :n]
         for method in LENGTH_METHODS:
             lam = length_factor(method, n, s_param)
             P = softmax(raw * lam)
@@ -242,7 +249,8 @@ def length_sweep(ns: Sequence[int], d_k: int = 64, rho: float = 0.0, s_param: fl
                          "ln_n": math.log(n), "uniform_weight": 1.0 / n,
                          "theory_entropy": entropy_limit(n, 1.0) if method == "none" and rho == 0 else None})
         tick(progress, i + 1, len(ns))
-    params = {"n": ns, "d_k": d_k, "rho": rho, "s": s_param, "trials": trials, "seed": seed}
+    params = {"n": ns, "d_k": d_k, "rho": rho, "s": s_param, "trials": trials, "seed": seed,
+              "common_random_numbers": True}
     return result("length", "numpy", params, rows)
 
 

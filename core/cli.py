@@ -20,7 +20,7 @@ from core.backend import BACKENDS, DTYPES
 from core.errors import InputError
 from core.sampling import DISTRIBUTIONS
 
-EXPERIMENTS = ("variance", "saturation", "gradients", "precision", "cost", "bench",
+EXPERIMENTS = ("variance", "saturation", "entropy-grid", "gradients", "precision", "cost", "bench",
                "factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model")
 
 # Columns shown in the table (and guaranteed in --json rows), per experiment.
@@ -28,6 +28,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "variance": ("dk", "rho", "scale", "mean_raw", "var_raw", "theory_var", "var_scaled"),
     "saturation": ("dk", "n", "scale", "entropy_mean", "max_weight_mean", "effective_keys_mean",
                    "saturated_fraction"),
+    "entropy_grid": ("n", "dk", "scale", "entropy_mean", "entropy_se", "ln_n", "trials"),
     "gradients": ("dk", "n", "scale", "grad_q_norm_median", "grad_q_norm_mean",
                   "jacobian_norm_median"),
     "precision": ("dk", "scale", "dtype", "max_logit", "dtype_max", "naive_nonfinite_fraction",
@@ -56,7 +57,8 @@ FIT_COLUMNS = ("axis", "series", "exponent", "ci_low", "ci_high", "model_exponen
 NOTE_COLUMNS = ("note", "found", "checked", "measured", "literature", "not_checkable", "holds", "partly",
                 "fails", "pending")
 
-DEFAULT_TRIALS = {"variance": 20000, "saturation": 256, "gradients": 2000, "precision": 64}
+DEFAULT_TRIALS = {"variance": 20000, "saturation": 256, "entropy-grid": 100, "gradients": 2000,
+                  "precision": 64}
 
 
 class _Parser(argparse.ArgumentParser):
@@ -138,6 +140,9 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
         return _per_n(args, lambda n: ex.saturation(dks, n, scales, trials, rho=args.rho,
                                                     dist=args.dist, backend=args.backend,
                                                     dtype=one_dtype, **common), default_n=64)
+    if e == "entropy-grid":  # the saturation page's (n, d_k) map: common random numbers across the grid
+        return ex.entropy_grid(args.n or [2, 8, 32, 128], dks, _single_scale(args.scale), lambda _: trials,
+                               dtype=one_dtype, **common)
     if e == "gradients":
         return _per_n(args, lambda n: ex.gradients(dks, n, scales, trials, dist=args.dist,
                                                    backend=args.backend, dtype=one_dtype,
@@ -230,6 +235,12 @@ def _one(values: Sequence[str] | None, default: str, flag: str) -> str:
     if values[0] not in DTYPES:
         raise InputError(f"unknown dtype {values[0]!r}; choose one of {', '.join(DTYPES)}")
     return values[0]
+
+
+def _single_scale(values: Sequence[str] | None) -> str:
+    if values and len(values) > 1:
+        raise InputError("entropy-grid takes one --scale")
+    return values[0] if values else "none"
 
 
 def _per_n(args: argparse.Namespace, fn: Any, default_n: int) -> dict[str, Any]:

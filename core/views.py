@@ -17,11 +17,11 @@ from typing import Any
 
 import numpy as np
 
-from core import budget
 from core import experiments as ex
 from core.attention import entropy, jacobian_spectral_norm, softmax, softmax_jacobian
 from core.backend import get_backend
 from core.errors import InputError
+from core.experiments.entropy_grid import trial_seconds
 from core.figure_budget import (
     APP_BUDGET_S,
     DK_GRID,
@@ -283,26 +283,25 @@ def saturation_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: i
 def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_GRID,
                  dks: Sequence[int] = DK_GRID, backend: str = "numpy", dtype: str = "float32",
                  progress: Progress = None) -> dict[str, Any]:
-    """Mean entropy (nats) of softmax(c·Q Kᵀ) over a grid of (n, d_k), one scale.
+    """Mean entropy (nats) of softmax(c·Q Kᵀ) over a grid of (n, d_k), one scale, with its standard error.
 
-    Each n gets the trials the budget affords for it (at least one draw of n × n rows).
+    Each n gets the trials the budget affords for it (at least one draw of n × n rows); the draws are
+    common across n and d_k (core.experiments.entropy_grid), so the map changes smoothly along both
+    axes. NumPy only: the exact score path runs on the host whatever the backend.
     """
     ok, _ = defined_scales([scale], dks)
     if not ok:
         raise InputError(f"scale {scale!r} is undefined on this d_k grid")
-    rows, used = [], {}
     share = APP_BUDGET_S / max(1, len(ns))  # the whole grid gets one figure's budget
-    for k, n in enumerate(ns):
-        flops = sum(2.0 * n * n * d for d in dks)
-        per_trial = budget.estimate_seconds(flops, 3.0 * n * n * len(dks), sum(2.0 * n * d for d in dks),
-                                            gpu=_is_gpu(backend))
-        t = fit_trials(trials, per_trial, budget_s=share)
-        used[n] = t
-        res = ex.saturation(list(dks), n=n, scales=[scale], trials=t, seed=seed, backend=backend,
-                            dtype=dtype, progress=_progress_span(progress, k / len(ns), (k + 1) / len(ns)))
-        rows += [{"n": n, "dk": r["dk"], "entropy_mean": r["entropy_mean"], "ln_n": r["ln_n"],
-                  "entropy_fraction": r["entropy_mean"] / r["ln_n"], "trials": t} for r in res["rows"]]
-    return {"rows": rows, "scale": scale, "trials": used}
+
+    def trials_for(n: int) -> int:
+        return fit_trials(trials, trial_seconds(n, dks), budget_s=share)  # host work, whatever the backend
+
+    res = ex.entropy_grid(ns, dks, scale, trials_for, seed=seed, dtype=dtype, progress=progress)
+    rows = [{"n": r["n"], "dk": r["dk"], "entropy_mean": r["entropy_mean"], "entropy_se": r["entropy_se"],
+             "ln_n": r["ln_n"], "entropy_fraction": r["entropy_mean"] / r["ln_n"], "trials": r["trials"]}
+            for r in res["rows"]]
+    return {"rows": rows, "scale": scale, "trials": {r["n"]: r["trials"] for r in rows}}
 
 
 # ---------------------------------------------------------------- gradients

@@ -32,6 +32,7 @@ ALPHAS = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0]
 NS = [16, 64, 256, 1024, 4096, 16384]
 D_MODELS = ("256", "512", "768", "1024", "2048", "4096")
 LEN_TRIALS = 200
+Z95 = 1.96  # the length section draws each entropy with its 95 % band (mean ± 1.96 standard errors)
 METHOD_COLOURS = {
     "sqrt": OKABE_ITO[1],
     "softcap": OKABE_ITO[3],
@@ -179,8 +180,13 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
             .mark_line(strokeDash=[4, 4], color="#777777")
             .encode(x=x, y="y:Q", detail="ref:N", tooltip=["ref:N", "n:Q", alt.Tooltip("y:Q", format=".3f")])
         )
+        band = base.transform_calculate(
+            lo=f"datum.entropy_mean - {Z95} * datum.entropy_se",
+            hi=f"datum.entropy_mean + {Z95} * datum.entropy_se",
+        ).mark_area(opacity=0.18).encode(y="lo:Q", y2="hi:Q")
         chart = alt.layer(
             ref,
+            band,
             base.mark_line(strokeWidth=2).encode(y=alt.Y("entropy_mean:Q", title=t("beyond.len.entropy.y"))),
             base.mark_point(filled=True, size=30).encode(
                 y="entropy_mean:Q",

@@ -74,6 +74,7 @@ def grid_figure(rows: list[dict], scale: str) -> Figure:
                         scale=alt.Scale(scheme=HEATMAP_SCHEME)),
         tooltip=[alt.Tooltip("n:O", title="n"), alt.Tooltip("dk:O", title="d_k"),
                  alt.Tooltip("entropy_mean:Q", format=".3f", title=t("saturation.grid.entropy")),
+                 alt.Tooltip("entropy_se:Q", format=".2g", title=t("saturation.grid.se")),
                  alt.Tooltip("ln_n:Q", format=".3f", title="ln n"),
                  alt.Tooltip("entropy_fraction:Q", format=".2f", title=t("saturation.grid.fraction"))],
     ).properties(width=WIDTH + 120, height=300, title=alt.TitleParams(

@@ -49,6 +49,8 @@ MORE = {
     "correlated": (["--dk", "16", "64", "--rho", "0.5", "--trials", "40"],
                    {"rho", "dk", "scale", "mean_raw", "theory_mean", "entropy_mean"}),
     "length": (["--n", "16", "64", "--trials", "20"], {"n", "method", "entropy_mean", "ln_n"}),
+    "entropy-grid": (["--n", "4", "16", "--dk", "8", "64", "--scale", "sqrt", "--trials", "10"],
+                     {"n", "dk", "entropy_mean", "entropy_se", "trials"}),
     "init": (["--dk", "32", "--d-model", "128"], {"scheme", "var_q", "theory_var_q", "var_logit"}),
     "qk-grads": (["--n", "8", "--dk", "16", "--trials", "10"],
                  {"scale", "wrt", "max_abs_err_vs_closed_form"}),

@@ -57,6 +57,7 @@ FLOORS: dict[str, int] = {
     "core.experiments.attention_cost": 4,
     "core.experiments.attention_bench": 4,
     "core.experiments.gradient_sweep": 4,
+    "core.experiments.entropy_grid": 4,
     "core.experiments": 4,
     "core.factcheck": 5,
     "core.factcheck.claims": 5,

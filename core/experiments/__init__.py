@@ -1,7 +1,7 @@
 """The experiments behind every figure, one module per family; this face re-exports their public names.
 
-Families: score_variance, softmax_saturation, query_gradients, gradient_sweep (the same draws
-across d_k), low_precision, attention_cost (the
+Families: score_variance, softmax_saturation, query_gradients, gradient_sweep and entropy_grid (the
+same draws across d_k), low_precision, attention_cost (the
 cost model, inputs, one forward per implementation and its timing), attention_bench (ours vs torch).
 
 Each returns a `Result` {"experiment", "backend", "params", "rows"} with one row per combination
@@ -26,6 +26,7 @@ from core.experiments.attention_cost import (
     run_impl,
     torch_impl,
 )
+from core.experiments.entropy_grid import entropy_grid
 from core.experiments.gradient_sweep import gradient_sweep, median_interval
 from core.experiments.low_precision import MASK_VALUE, PRECISION_DTYPES, precision
 from core.experiments.query_gradients import GradDraws, grad_draws, grad_query, gradients
@@ -37,7 +38,7 @@ from core.validate import check_dks, check_n, check_scales, check_trials, positi
 __all__ = [
     "ADDITIVE_COST_TANH", "IMPLS", "MASK_VALUE", "MAX_WEIGHT_QUANTILES", "PRECISION_DTYPES",
     "SATURATION_THRESHOLD", "GradDraws", "Progress", "Result", "bench", "check_dks", "check_impl",
-    "check_n", "check_scales", "check_trials", "cost", "cost_inputs", "cost_model", "grad_draws",
-    "grad_query", "gradient_sweep", "gradients", "measure_point", "measure_points", "median_interval",
-    "positive_int", "precision", "run_impl", "saturation", "torch_impl", "variance",
+    "check_n", "check_scales", "check_trials", "cost", "cost_inputs", "cost_model", "entropy_grid",
+    "grad_draws", "grad_query", "gradient_sweep", "gradients", "measure_point", "measure_points",
+    "median_interval", "positive_int", "precision", "run_impl", "saturation", "torch_impl", "variance",
 ]

@@ -83,8 +83,8 @@ TEXT: dict[str, dict[str, str]] = {
     "beyond.len.theory": {"en": "theory ln n − 1/2", "zh": "理论 ln n − 1/2"},
     "beyond.len.uniform": {"en": "1/n (uniform)", "zh": "1/n（均匀）"},
     "beyond.len.caption": {
-        "en": "One query against n keys, key 0 correlated with the query at ρ; {trials} trials per n (exact reduced sampler: the scores of iid normal keys given q are N(0, ‖q‖²)).",
-        "zh": "一个查询对 n 个键，键 0 与查询以 ρ 相关；每个 n 做 {trials} 次试验（精确的降维采样：给定 q 时，独立正态键的分数服从 N(0, ‖q‖²)）。",
+        "en": "One query against n keys, key 0 correlated with the query at ρ; {trials} trials (exact reduced sampler: the scores of iid normal keys given q are N(0, ‖q‖²)). The same query and keys serve every n (a context of n keys is the first n), so each curve follows one path as the context grows; the shaded band is the entropy's 95 % confidence interval.",
+        "zh": "一个查询对 n 个键，键 0 与查询以 ρ 相关；共 {trials} 次试验（精确的降维采样：给定 q 时，独立正态键的分数服从 N(0, ‖q‖²)）。所有 n 共用同一个查询与同一组键（n 个键的上下文取其中前 n 个），因此每条曲线随上下文增长沿同一条路径变化；阴影带为熵的 95% 置信区间。",
     },
     "beyond.len.rho0": {"en": "At ρ = 0 no key is special; raise ρ in section 1 to give the query a matching key.", "zh": "ρ = 0 时没有哪个键是特殊的；在第 1 节调高 ρ，让查询有一个匹配键。"},
     "beyond.length.none": {"en": "÷√d_k only", "zh": "仅 ÷√d_k"},

@@ -41,10 +41,11 @@ TEXT: dict[str, dict[str, str]] = {
     "saturation.axis.saturated": {"en": "fraction of saturated rows", "zh": "饱和行比例"},
     "saturation.grid.title": {"en": "Mean entropy over (n, d_k), {scale}", "zh": "(n, d_k) 上的平均熵，{scale}"},
     "saturation.grid.entropy": {"en": "mean entropy (nats)", "zh": "平均熵（奈特）"},
+    "saturation.grid.se": {"en": "standard error", "zh": "标准误"},
     "saturation.grid.fraction": {"en": "entropy / ln n", "zh": "熵 / ln n"},
     "saturation.grid.caption": {
-        "en": "Each cell: mean entropy of the rows of softmax(c·Q Kᵀ) for that n and d_k; the most uniform possible is ln n. Without scaling the entropy collapses as d_k grows at every n; with 1/√d_k it depends on n only.",
-        "zh": "每个格子：该 n 与 d_k 下 softmax(c·Q Kᵀ) 各行的平均熵；最均匀时为 ln n。不缩放时，任何 n 下熵都随 d_k 增大而坍缩；除以 √d_k 后熵只与 n 有关。",
+        "en": "Each cell: mean entropy of the rows of softmax(c·Q Kᵀ) for that n and d_k; the most uniform possible is ln n. Without scaling the entropy collapses as d_k grows at every n; with 1/√d_k it depends on n only. The same random draws serve every cell (a smaller n is a corner of a larger draw, a larger d_k extends the same vectors), so neighbouring cells differ by the effect of n and d_k, not by fresh noise; the tooltip gives each cell's standard error.",
+        "zh": "每个格子：该 n 与 d_k 下 softmax(c·Q Kᵀ) 各行的平均熵；最均匀时为 ln n。不缩放时，任何 n 下熵都随 d_k 增大而坍缩；除以 √d_k 后熵只与 n 有关。所有格子共用同一组随机抽样（较小的 n 取较大抽样的一角，较大的 d_k 延伸同一组向量），因此相邻格子的差别来自 n 与 d_k 的作用，而不是新的随机噪声；悬停提示给出每个格子的标准误。",
     },
     "saturation.notice": {
         "en": "Without scaling the heatmap turns into isolated bright cells as d_k grows: each query looks at one key. With 1/√d_k the weights stay spread and the entropy stays near the same value at every d_k. Scaling fixes the dimension effect, not the length effect: at fixed d_k, entropy still changes with n.",
