@@ -44,7 +44,8 @@ DEFAULT_PAGE = "overview"
 @st.cache_resource(show_spinner=False)
 def warm_up_torch() -> None:
     """Import torch once per server in the background: the gradient check and the precision
-    page need it, and a cold import costs over a second on the first page that asks."""
+    page need it, and a cold import costs over a second on the first page that asks. Started
+    after the first page has run, so that it does not compete with it for the interpreter."""
     threading.Thread(target=importlib.import_module, args=("torch",), daemon=True).start()
 
 
@@ -72,7 +73,6 @@ def build_pages() -> dict[str, list[st.Page]]:
 
 
 st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
-warm_up_torch()
 warm_up_kernels()
 controls.begin_run()
 controls.seed_language()
@@ -88,3 +88,4 @@ finally:
     controls.show_notices()
     controls.sync_url()
     controls.end_run()
+warm_up_torch()

@@ -158,13 +158,15 @@ def url_path(name: str) -> str:
     return "" if name == "overview" else name
 
 
-def wait_first_render(page: Any, timeout_ms: float = 60_000) -> float:
-    """Wait until the title is shown, the script has finished and every chart has drawn; return
-    that moment in ms since the navigation started (the page's own clock)."""
+def wait_first_render(page: Any, timeout_ms: float = 60_000, charts: bool = True) -> float:
+    """Wait until the title is shown, the script has finished and every chart has drawn (`charts`:
+    the page draws at least one on opening); return that moment in ms since the navigation started
+    (the page's own clock)."""
+    some = "c.length > 0" if charts else "true"
     return float(page.wait_for_function(
         f"""() => {{ const c = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
                     return document.querySelector('h1') && document.querySelector('{IDLE}')
-                           && c.length > 0 && c.every(el => el.querySelector('canvas, svg'))
+                           && {some} && c.every(el => el.querySelector('canvas, svg'))
                            && performance.now(); }}""",
         timeout=timeout_ms).json_value())
 

@@ -45,6 +45,7 @@ from tools.app_driver import (
     url_path,
     wait_first_render,
 )
+from tools.loadtest.driver import CHARTLESS_ON_OPEN
 
 LOGS = ROOT / "tests" / "artifacts" / "page-timing"
 DK_THUMB = '[data-testid="stSidebar"] input[type="range"]'  # the first: d_k in powers of two
@@ -57,12 +58,18 @@ def target_url(base: str, target: str, lang: str) -> str:
     return f"{base}/{path}{sep}lang={lang}"
 
 
-def first_render(browser: Any, url: str, viewport: str, timeout_ms: float) -> tuple[float, Any, Any]:
+def charted(target: str) -> bool:
+    """Whether the page draws a chart as it opens (the fact-check measures a card only when asked)."""
+    return target.lstrip("/").split("?")[0] not in CHARTLESS_ON_OPEN
+
+
+def first_render(browser: Any, url: str, viewport: str, timeout_ms: float, charts: bool = True
+                 ) -> tuple[float, Any, Any]:
     """Open `url` in a new session; seconds to its first full render, and the open context and page."""
     context = browser.new_context(locale="en-US", **VIEWPORTS[viewport])
     page = context.new_page()
     page.goto(url, wait_until="commit", timeout=timeout_ms)
-    return wait_first_render(page, timeout_ms) / 1000, context, page
+    return wait_first_render(page, timeout_ms, charts) / 1000, context, page
 
 
 def reruns(page: Any, repeats: int, timeout_ms: float) -> tuple[float | None, list[float]]:
@@ -95,7 +102,7 @@ def cached_renders(browser: Any, base: str, target: str, viewport: str, lang: st
         wait_first_render(page, timeout_ms)
         for _ in range(repeats):
             page.goto(target_url(base, target, lang), wait_until="commit", timeout=timeout_ms)
-            out.append(wait_first_render(page, timeout_ms) / 1000)
+            out.append(wait_first_render(page, timeout_ms, charted(target)) / 1000)
     finally:
         context.close()
     return out
@@ -110,7 +117,7 @@ def measure_warm(browser: Any, base: str, target: str, viewport: str, args: argp
         for _ in range(args.repeats):
             if context is not None:
                 context.close()
-            seconds, context, page = first_render(browser, url, viewport, timeout_ms)
+            seconds, context, page = first_render(browser, url, viewport, timeout_ms, charted(target))
             warm.append(seconds)
         first, cached = reruns(page, args.repeats, timeout_ms)
     finally:
@@ -142,7 +149,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         try:
                             with serve(log) as base:
                                 seconds, context, _ = first_render(browser, target_url(base, t, args.lang),
-                                                                   v, timeout_ms)
+                                                                   v, timeout_ms, charted(t))
                                 context.close()
                         except Exception as exc:  # one page failing must not lose the others' figures
                             rows[(t, v)]["error"] = f"cold: {type(exc).__name__}: {str(exc)[:200]}"
@@ -154,7 +161,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             with server as base:
                 for t in targets:  # one untimed visit per page fills the server's caches
                     _, context, _ = first_render(browser, target_url(base, t, args.lang), "desktop",
-                                                 timeout_ms)
+                                                 timeout_ms, charted(t))
                     context.close()
                 for v in args.viewports:
                     for t in targets:
