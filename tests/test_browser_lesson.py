@@ -128,7 +128,7 @@ def screenshot(page, name: str, tall: bool = False) -> None:
         size = page.viewport_size
         page.set_viewport_size({"width": size["width"], "height": main_box(page)["sh"] + 80})
         page.wait_for_timeout(400)
-        page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"))
+        page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), scale="css")
         page.set_viewport_size(size)
 
 
