@@ -234,3 +234,51 @@ def test_a_live_timing_says_when_other_sessions_ran_while_it_was_measured():
     assert not noisy.exception
     assert any("1 other session(s) were running" in w.value for w in noisy.warning), \
         [w.value for w in noisy.warning]
+
+
+def test_light_computations_run_at_most_two_at_a_time_for_every_session():
+    """Six sessions ask for six different light results at once: at most LIGHT_SLOTS (two) compute at
+    any moment, every one is computed, and the ones that waited were shown their place."""
+    from pages.ui.shared_work import LIGHT, LIGHT_SLOTS
+
+    assert LIGHT.slots == LIGHT_SLOTS == 2
+    lock, running, peak = threading.Lock(), [0], [0]
+
+    def slow_square(x: int) -> int:
+        with lock:
+            running[0] += 1
+            peak[0] = max(peak[0], running[0])
+        time.sleep(0.3)
+        with lock:
+            running[0] -= 1
+        return x * x
+
+    slow_square.__module__, slow_square.__qualname__ = "tests.light_gate", f"slow_square_{time.time_ns()}"
+    shown: list[str] = []
+
+    class Box:  # what a page's placeholder receives
+        def info(self, text: str, **_: object) -> None:
+            shown.append(text)
+
+        def progress(self, *_: object, **__: object) -> None:
+            pass
+
+        def empty(self) -> Box:
+            return self
+
+    numbers = iter(range(6))  # each session its own setting (next() on it is atomic)
+    results = call_in_threads(lambda: compute.shared_call(slow_square, {"x": next(numbers)}, Box()), 6)
+    assert sorted(results) == [0, 1, 4, 9, 16, 25]
+    assert peak[0] == 2, f"{peak[0]} light computations ran at once"
+    assert any("two results at a time" in s for s in shown), shown
+
+
+def test_memory_is_given_back_at_most_once_every_few_seconds():
+    from pages.ui.shared_work import MemoryTrim
+
+    trim = MemoryTrim(every=0.2)
+    if trim._trim is None:
+        pytest.skip("no glibc here: nothing to trim")
+    assert trim() is True and trim() is False  # the second call within 0.2 s does nothing
+    time.sleep(0.25)
+    assert trim() is True

@@ -5,7 +5,8 @@
 What the page shows meanwhile, in one placeholder that is emptied when the result is there:
 - a progress bar while this session computes (fn takes progress=callable);
 - the same bar, "computing for several sessions", while it waits for another session's computation;
-- its place in the queue while a heavy job (live timing, training) waits for its turn.
+- its place in the queue while a heavy job (live timing, training) waits for its turn, or while
+  a light one waits for one of the two slots of light work.
 Each of these updates is also where Streamlit can stop a run whose session closed or moved on.
 
 After a live timing, it says when other sessions were running on the server while it was measured.
@@ -23,7 +24,7 @@ from typing import Any
 import streamlit as st
 
 from pages.ui.i18n import t
-from pages.ui.shared_work import HEAVY, RESULTS, RUNS, Flight, result_key
+from pages.ui.shared_work import HEAVY, LIGHT, RESULTS, RUNS, Flight, give_back_memory, result_key
 
 HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
@@ -112,11 +113,12 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
         def job() -> Any:
             return fn(progress=report, **kwargs) if progress else fn(**kwargs)
 
-        if path in HEAVY_FUNCTIONS:
-            with HEAVY.slot(_queue_notice(box)):
+        gate, notice = (HEAVY, "hosting.queue") if path in HEAVY_FUNCTIONS else (LIGHT, "hosting.queue_light")
+        with gate.slot(_queue_notice(box, notice)):
+            try:
                 value = job()
-        else:
-            value = job()
+            finally:  # the computation's arrays are garbage now
+                give_back_memory()
         if timed:
             busy = max(busy, RUNS.others())
         return value, {"busy": busy} if timed else {}
@@ -124,15 +126,15 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
     return compute
 
 
-def _queue_notice(box: Any) -> Callable[[int, float], None]:
-    """What a heavy job shows while it waits for its turn (updated once a second)."""
+def _queue_notice(box: Any, key: str) -> Callable[[int, float], None]:
+    """What a job shows while it waits for its turn (updated once a second); `key`: its text."""
     shown: list[tuple[int, int]] = []
 
     def wait(ahead: int, seconds: float) -> None:
         state = (ahead, int(seconds))
         if not shown or shown[-1] != state:
             shown.append(state)
-            box.info(t("hosting.queue", ahead=ahead, seconds=int(seconds)), icon=":material/hourglass_top:")
+            box.info(t(key, ahead=ahead, seconds=int(seconds)), icon=":material/hourglass_top:")
 
     return wait
 

@@ -5,8 +5,15 @@
   computed wait for that computation instead of starting their own.
 - `HEAVY`: heavy jobs (the cost page's live timing, the training page) run one at a time, in the
   order they asked; the others wait, told their place.
+- `LIGHT`: every other computation, at most two at a time (the server's cores), in the order they
+  asked: thirty sessions computing at once would share one interpreter lock and all finish late,
+  and each would hold its arrays in memory meanwhile.
 - `RUNS`: which script runs are in progress right now, so a live timing can say it was measured on
   a busy server.
+
+- `give_back_memory()`: after a computation, hand the C allocator's free pages back to the system
+  (glibc's malloc_trim, at most once every few seconds), so a class that has left does not leave
+  the server holding its peak.
 
 Nothing here imports Streamlit: pages reach it through pages/ui/compute.py, and the tests drive it
 from plain threads.
@@ -26,7 +33,9 @@ from typing import Any
 RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickled size)
 RESULT_ENTRIES = 1024
 HEAVY_SLOTS = 1             # heavy jobs running at once on one server
+LIGHT_SLOTS = 2             # other computations running at once
 POLL_S = 0.25               # how often a waiting session looks again (and updates what it shows)
+TRIM_EVERY_S = 5.0          # the least time between two malloc_trim calls
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -153,7 +162,7 @@ class ResultStore:
 
 
 class HeavyGate:
-    """At most `slots` heavy jobs at once; the rest wait in the order they came."""
+    """At most `slots` jobs at once; the rest wait in the order they came."""
 
     def __init__(self, slots: int = HEAVY_SLOTS) -> None:
         self.slots = slots
@@ -223,6 +232,35 @@ class RunRegistry:
             return sum(1 for i, th in self._runs.items() if i != me and th.is_alive())
 
 
+class MemoryTrim:
+    """glibc's malloc_trim(0), at most once every `every` seconds; nothing where there is no glibc.
+    NumPy's large arrays are freed to the allocator, which keeps many of the pages it got for them:
+    RSS then stays at the peak of the busiest minute, not at what the server holds."""
+
+    def __init__(self, every: float = TRIM_EVERY_S) -> None:
+        self.every, self._last, self._lock = every, -float("inf"), threading.Lock()
+        try:
+            import ctypes
+
+            self._trim = ctypes.CDLL("libc.so.6").malloc_trim
+        except (OSError, AttributeError):
+            self._trim = None
+
+    def __call__(self) -> bool:
+        """Trim now unless it was done within `every` seconds; True when it trimmed."""
+        if self._trim is None:
+            return False
+        with self._lock:
+            now = time.monotonic()
+            if now - self._last < self.every:
+                return False
+            self._last = now
+        self._trim(0)
+        return True
+
+
 RESULTS = ResultStore()
 HEAVY = HeavyGate()
+LIGHT = HeavyGate(LIGHT_SLOTS)
 RUNS = RunRegistry()
+give_back_memory = MemoryTrim()

@@ -1,6 +1,12 @@
 """Text of the shared server: queued heavy jobs, shared computations, busy timings, missing torch."""
 
 TEXT: dict[str, dict[str, str]] = {
+    "hosting.queue_light": {
+        "en": "Waiting for the server: it computes two results at a time for all its visitors, and "
+              "{ahead} ahead of this one are running or waiting. Waited {seconds} s.",
+        "zh": "正在排队：服务器为所有访问者一次最多计算两个结果，"
+              "前面还有 {ahead} 个正在运行或等待。已等待 {seconds} 秒。",
+    },
     "hosting.queue": {
         "en": "Waiting for the server: heavy jobs (live timing, training) run one at a time, and "
               "{ahead} ahead of this one are running or waiting. Waited {seconds} s.",
