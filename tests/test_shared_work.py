@@ -274,27 +274,11 @@ def test_light_computations_run_at_most_two_at_a_time_for_every_session():
 
 
 def test_memory_is_given_back_at_most_once_every_few_seconds():
-    """The server-wide collection (Streamlit's after-every-run one is off) frees cyclic garbage, and
-    runs at most once per interval however many runs end."""
-    import gc
-    import weakref
-
     from pages.ui.shared_work import MemoryTrim
 
-    class Node:
-        pass
-
     trim = MemoryTrim(every=0.2)
-    gc.disable()  # only the trim may collect here
-    try:
-        node = Node()
-        node.me = node  # a cycle: reference counting alone never frees it
-        alive = weakref.ref(node)
-        del node
-        assert alive() is not None
-        assert trim() is True and alive() is None
-        assert trim() is False  # a second call within 0.2 s does nothing
-        time.sleep(0.25)
-        assert trim() is True
-    finally:
-        gc.enable()
+    if trim._trim is None:
+        pytest.skip("no glibc here: nothing to trim")
+    assert trim() is True and trim() is False  # the second call within 0.2 s does nothing
+    time.sleep(0.25)
+    assert trim() is True

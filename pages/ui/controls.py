@@ -24,7 +24,7 @@ from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
-from pages.ui.shared_work import RUNS, give_back_memory
+from pages.ui.shared_work import RUNS
 from pages.ui.user_text import literal
 
 DK_RANGE = (1, 4096)
@@ -367,7 +367,6 @@ def end_run() -> None:
     st.session_state["_ase_last_settings"] = st.session_state.get("_ase_settings")
     st.session_state["_ase_settings"] = None
     RUNS.end()
-    give_back_memory()
 
 
 def settings() -> Settings:

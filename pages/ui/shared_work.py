@@ -11,11 +11,9 @@
 - `RUNS`: which script runs are in progress right now, so a live timing can say it was measured on
   a busy server.
 
-- `give_back_memory()`: after a computation and after a script run, at most once every few seconds
-  for the whole server: a full garbage collection, then the C allocator's free pages handed back to
-  the system (glibc's malloc_trim), so a class that has left does not leave the server holding its
-  peak. (Streamlit's own collection after every run is switched off in .streamlit/config.toml: it
-  cost 0.1 s of the one interpreter per run.)
+- `give_back_memory()`: after a computation, hand the C allocator's free pages back to the system
+  (glibc's malloc_trim, at most once every few seconds), so a class that has left does not leave
+  the server holding its peak.
 
 Nothing here imports Streamlit: pages reach it through pages/ui/compute.py, and the tests drive it
 from plain threads.
@@ -24,7 +22,6 @@ from plain threads.
 from __future__ import annotations
 
 import contextlib
-import gc
 import pickle
 import threading
 import time
@@ -38,7 +35,7 @@ RESULT_ENTRIES = 1024
 HEAVY_SLOTS = 1             # heavy jobs running at once on one server
 LIGHT_SLOTS = 2             # other computations running at once
 POLL_S = 0.25               # how often a waiting session looks again (and updates what it shows)
-TRIM_EVERY_S = 5.0          # the least time between two collections and trims
+TRIM_EVERY_S = 5.0          # the least time between two malloc_trim calls
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -236,13 +233,12 @@ class RunRegistry:
 
 
 class MemoryTrim:
-    """gc.collect() then glibc's malloc_trim(0) (where there is glibc), at most once every `every`
-    seconds. NumPy's large arrays are freed to the allocator, which keeps many of the pages it got
-    for them: RSS then stays at the peak of the busiest minute, not at what the server holds."""
+    """glibc's malloc_trim(0), at most once every `every` seconds; nothing where there is no glibc.
+    NumPy's large arrays are freed to the allocator, which keeps many of the pages it got for them:
+    RSS then stays at the peak of the busiest minute, not at what the server holds."""
 
     def __init__(self, every: float = TRIM_EVERY_S) -> None:
         self.every, self._last, self._lock = every, -float("inf"), threading.Lock()
-        self._running = False
         try:
             import ctypes
 
@@ -251,18 +247,15 @@ class MemoryTrim:
             self._trim = None
 
     def __call__(self) -> bool:
-        """Collect and trim now unless it was done within `every` seconds; True when it did."""
+        """Trim now unless it was done within `every` seconds; True when it trimmed."""
+        if self._trim is None:
+            return False
         with self._lock:
-            if self._running or time.monotonic() - self._last < self.every:
+            now = time.monotonic()
+            if now - self._last < self.every:
                 return False
-            self._running = True
-        try:
-            gc.collect()
-            if self._trim is not None:
-                self._trim(0)
-        finally:
-            with self._lock:  # the interval counts from the end: a slow collection is not repeated at once
-                self._last, self._running = time.monotonic(), False
+            self._last = now
+        self._trim(0)
         return True
 
 
