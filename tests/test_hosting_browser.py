@@ -12,7 +12,7 @@ from test_browser import _require_browser
 
 from pages.ui.i18n import text_for
 from tools.app_driver import wait_idle
-from tools.loadtest.driver import CHARTLESS_ON_OPEN
+from tools.loadtest.driver import charted
 
 pytestmark = pytest.mark.browser
 
@@ -57,7 +57,7 @@ def test_twelve_tabs_open_deep_links_at_once_on_a_fresh_server(browser):
             tabs.append((link, page))
         for i, (link, page) in enumerate(tabs):
             page.wait_for_selector("h1", timeout=300_000)
-            wait_idle(page, timeout_ms=300_000, charts=link.split("?")[0] not in CHARTLESS_ON_OPEN)
+            wait_idle(page, timeout_ms=300_000, charts=charted(link))
             assert page.locator(EXCEPTION).count() == 0, link
             dialogs = page.locator('[role="dialog"]')
             assert dialogs.count() == 0, (link, dialogs.all_inner_texts())
@@ -71,7 +71,7 @@ def test_twelve_tabs_open_deep_links_at_once_on_a_fresh_server(browser):
             press_plus_on_exact_dk(page)
             dk = int(wanted.get("dk", ["64"])[0]) + 1
             page.wait_for_function(f"() => location.search.includes('dk={dk}')", timeout=300_000)
-            wait_idle(page, timeout_ms=300_000, charts=link.split("?")[0] not in CHARTLESS_ON_OPEN)
+            wait_idle(page, timeout_ms=300_000, charts=charted(link))
             assert page.locator(EXCEPTION).count() == 0, link
             got = query(page)
             for key in set(wanted) - {"dk"}:

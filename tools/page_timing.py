@@ -45,7 +45,7 @@ from tools.app_driver import (
     url_path,
     wait_first_render,
 )
-from tools.loadtest.driver import CHARTLESS_ON_OPEN
+from tools.loadtest.driver import charted
 
 LOGS = ROOT / "tests" / "artifacts" / "page-timing"
 DK_THUMB = '[data-testid="stSidebar"] input[type="range"]'  # the first: d_k in powers of two
@@ -56,11 +56,6 @@ def target_url(base: str, target: str, lang: str) -> str:
     path = url_path(target) if target in PAGES else target.lstrip("/")
     sep = "&" if "?" in path else "?"
     return f"{base}/{path}{sep}lang={lang}"
-
-
-def charted(target: str) -> bool:
-    """Whether the page draws a chart as it opens (the fact-check measures a card only when asked)."""
-    return target.lstrip("/").split("?")[0] not in CHARTLESS_ON_OPEN
 
 
 def first_render(browser: Any, url: str, viewport: str, timeout_ms: float, charts: bool = True

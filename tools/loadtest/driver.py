@@ -18,6 +18,11 @@ from tools.loadtest.protocol import BrowserTab, DisconnectedError, RunResult
 LIGHT_PAGES = ("overview", "variance", "saturation", "gradients", "precision", "fact-check", "q-vs-k")
 HEAVY_PAGES = ("cost", "training")
 CHARTLESS_ON_OPEN = ("fact-check",)  # measures a card only when asked: no chart until then
+
+
+def charted(link: str) -> bool:
+    """Whether the page of `link` ("fact-check?lang=zh", "/saturation") draws a chart as it opens."""
+    return link.lstrip("/").split("?")[0] not in CHARTLESS_ON_OPEN
 LANGS = (("en-US", ""), ("zh-CN", "lang=zh"))
 
 
