@@ -14,7 +14,7 @@ from conftest import ROOT, StreamlitServer
 
 from pages.ui.i18n import LANG_NAMES, text_for
 from tools.loadtest.__main__ import UsageError, loopback_url, main
-from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, run_phase
+from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, run_phase, session_seed
 from tools.loadtest.memory import pid_listening_on
 from tools.loadtest.protocol import BrowserTab
 from tools.loadtest.report import percentile, summarise
@@ -134,3 +134,13 @@ def test_percentile_interpolates_between_order_statistics():
     assert percentile([1.0, 2.0, 3.0, 4.0], 50) == 2.5
     assert percentile([5.0], 95) == 5.0
     assert percentile(list(range(101)), 95) == 95
+
+
+def test_each_phase_moves_its_sessions_differently_unless_they_act_as_one():
+    # A later phase replaying an earlier phase's moves would find their results cached and look faster.
+    a, b = Phase("10 sessions", 10, 60.0), Phase("30 sessions", 30, 60.0)
+    assert session_seed(a, 0, False) != session_seed(b, 0, False)
+    assert session_seed(a, 0, False) == session_seed(Phase("10 sessions", 10, 60.0), 0, False)
+    assert len({session_seed(b, i, h) for i in range(30) for h in (False, True)}) == 60
+    same = Phase("one link", 30, 60.0, same=True, seed=7)
+    assert {session_seed(same, i, False) for i in range(30)} == {7}

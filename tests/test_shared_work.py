@@ -282,3 +282,50 @@ def test_memory_is_given_back_at_most_once_every_few_seconds():
     assert trim() is True and trim() is False  # the second call within 0.2 s does nothing
     time.sleep(0.25)
     assert trim() is True
+
+
+def test_the_allocator_is_set_once_for_the_process_where_there_is_glibc():
+    from pages.ui.shared_work import ARENA_MAX, MMAP_THRESHOLD, configure_allocator
+
+    calls = []
+
+    class Libc:
+        def mallopt(self, param, value):
+            calls.append((param, value))
+            return 1
+
+    assert configure_allocator(Libc()) == {"arena_max": True, "mmap_threshold": True, "trim_threshold": True}
+    assert (-8, ARENA_MAX) in calls and (-3, MMAP_THRESHOLD) in calls
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").mallopt  # noqa: B018
+    except (OSError, AttributeError):
+        pytest.skip("no glibc here: the real allocator is left as it is")
+    assert all(configure_allocator().values())
+
+
+def test_the_janitor_cleans_only_when_the_server_has_gone_quiet_and_not_for_ever():
+    from pages.ui.shared_work import IdleJanitor, RunRegistry
+
+    now = [100.0]
+    runs, trims = RunRegistry(), []
+    janitor = IdleJanitor(runs, lambda: trims.append(now[0]), quiet=5, every=10, linger=60,
+                          clock=lambda: now[0])
+    assert not janitor.step()                    # nothing has run yet: nothing to clean
+    runs.start()
+    now[0] = 200.0
+    assert not janitor.step()                    # a run in progress
+    runs.end()
+    ended = runs.quiet_since()
+    now[0] = ended + 2
+    assert not janitor.step()                    # not quiet long enough
+    now[0] = ended + 6
+    assert janitor.step() and trims              # quiet: collect and trim
+    now[0] = ended + 10
+    assert not janitor.step()                    # cleaned 4 s ago
+    now[0] = ended + 17
+    assert janitor.step()                        # again, closed sessions go later
+    now[0] = ended + 61
+    assert not janitor.step()                    # long quiet: nothing left to do, no more work
+    assert janitor.cleans == 2

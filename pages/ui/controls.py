@@ -24,7 +24,7 @@ from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
-from pages.ui.shared_work import RUNS
+from pages.ui.shared_work import JANITOR, RUNS
 from pages.ui.user_text import literal
 
 DK_RANGE = (1, 4096)
@@ -162,6 +162,7 @@ def _to_text(value: Any) -> str:
 def begin_run() -> None:
     """Called by app.py before any widget: reset this run's URL wishes and notices."""
     RUNS.start()
+    JANITOR.start()
     st.session_state[_URL] = {}
     st.session_state[_NOTICES] = []
 

@@ -14,6 +14,12 @@
 - `give_back_memory()`: after a computation, hand the C allocator's free pages back to the system
   (glibc's malloc_trim, at most once every few seconds), so a class that has left does not leave
   the server holding its peak.
+- `configure_allocator()` (once, when this module is first imported): glibc's allocator set for a
+  server whose sessions run in many threads and free large arrays: at most two arenas, and arrays
+  of 256 kB or more in their own pages, returned to the system when freed.
+- `JANITOR`: once the server has gone quiet after some activity, a full garbage collection and a
+  trim, repeated for a while (closed sessions are dropped up to server.disconnectedSessionTTL
+  later), so the memory of a class that has left goes back without anybody rerunning.
 
 Nothing here imports Streamlit: pages reach it through pages/ui/compute.py, and the tests drive it
 from plain threads.
@@ -22,6 +28,7 @@ from plain threads.
 from __future__ import annotations
 
 import contextlib
+import gc
 import pickle
 import threading
 import time
@@ -36,6 +43,16 @@ HEAVY_SLOTS = 1             # heavy jobs running at once on one server
 LIGHT_SLOTS = 2             # other computations running at once
 POLL_S = 0.25               # how often a waiting session looks again (and updates what it shows)
 TRIM_EVERY_S = 5.0          # the least time between two malloc_trim calls
+# glibc mallopt: at most this many arenas (default 8 per core: each thread's frees stay in its own
+# arena's pages), and the size from which a block gets its own pages. glibc raises that threshold
+# by itself after large frees (up to 32 MB), after which freed arrays stay in the heap as holes.
+ARENA_MAX = 2
+MMAP_THRESHOLD = 256 * 1024
+TRIM_THRESHOLD = 1024 * 1024
+_M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
+QUIET_S = 5.0               # the janitor waits until no script has run for this long …
+CLEAN_EVERY_S = 10.0        # … cleans at most this often …
+LINGER_S = 120.0            # … and stops this long after the last run (closed sessions go by then)
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -214,6 +231,7 @@ class RunRegistry:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._runs: dict[int, threading.Thread] = {}
+        self._ended: float | None = None
 
     def start(self) -> None:
         me = threading.current_thread()
@@ -224,6 +242,14 @@ class RunRegistry:
     def end(self) -> None:
         with self._lock:
             self._runs.pop(threading.get_ident(), None)
+            self._ended = time.monotonic()
+
+    def quiet_since(self) -> float | None:
+        """When (time.monotonic) the last run ended, None while a run is in progress or before any."""
+        with self._lock:
+            if any(th.is_alive() for th in self._runs.values()):
+                return None
+            return self._ended
 
     def others(self) -> int:
         """Runs in progress in other threads (other sessions)."""
@@ -259,8 +285,73 @@ class MemoryTrim:
         return True
 
 
+def configure_allocator(libc: Any = None) -> dict[str, bool]:
+    """Set glibc's arena count, mmap and trim thresholds (see ARENA_MAX); which calls took effect.
+
+    Process-wide and the same for every session, so it is done once, before the sessions' threads
+    allocate much; nothing where there is no glibc. Measured with 30 sessions on 2 cores: peak RSS
+    1,166 → 677 MB, and 60 s after they closed 1,090 → 578 MB (README, "Hosting").
+    """
+    if libc is None:
+        try:
+            import ctypes
+
+            libc = ctypes.CDLL("libc.so.6")
+            libc.mallopt  # noqa: B018 (musl and others have no mallopt)
+        except (OSError, AttributeError):
+            return {}
+    return {name: libc.mallopt(param, value) == 1 for name, param, value in (
+        ("arena_max", _M_ARENA_MAX, ARENA_MAX), ("mmap_threshold", _M_MMAP_THRESHOLD, MMAP_THRESHOLD),
+        ("trim_threshold", _M_TRIM_THRESHOLD, TRIM_THRESHOLD))}
+
+
+class IdleJanitor:
+    """Cleans up after the sessions once the server is quiet: a full garbage collection (with
+    Streamlit's after-run collection switched off, nothing else collects an idle server's cycles),
+    then malloc_trim. `step()` decides and acts; `start()` runs it in a daemon thread."""
+
+    def __init__(self, runs: RunRegistry, trim: Callable[[], Any], quiet: float = QUIET_S,
+                 every: float = CLEAN_EVERY_S, linger: float = LINGER_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.runs, self.trim, self.clock = runs, trim, clock
+        self.quiet, self.every, self.linger = quiet, every, linger
+        self.last_clean = -float("inf")
+        self.cleans = 0
+        self._thread: threading.Thread | None = None
+        self._lock = threading.Lock()
+
+    def step(self) -> bool:
+        """Clean now when no run is in progress, the last ended `quiet`–`linger` s ago, and the last
+        clean was `every` s ago or more; True when it cleaned."""
+        ended, now = self.runs.quiet_since(), self.clock()
+        if ended is None or not self.quiet <= now - ended <= self.linger:
+            return False
+        if now - self.last_clean < self.every:
+            return False
+        self.last_clean = now
+        gc.collect()
+        self.trim()
+        self.cleans += 1
+        return True
+
+    def start(self) -> None:
+        """Run step() every few seconds in a daemon thread (once per process)."""
+        with self._lock:
+            if self._thread is not None:
+                return
+            self._thread = threading.Thread(target=self._loop, name="ase-idle-janitor", daemon=True)
+            self._thread.start()
+
+    def _loop(self) -> None:
+        while True:
+            time.sleep(self.quiet / 2)
+            self.step()
+
+
+configure_allocator()
 RESULTS = ResultStore()
 HEAVY = HeavyGate()
 LIGHT = HeavyGate(LIGHT_SLOTS)
 RUNS = RunRegistry()
 give_back_memory = MemoryTrim()
+JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0))

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import time
+import zlib
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
@@ -90,9 +91,18 @@ def start_link(rng: random.Random, pages: tuple[str, ...]) -> tuple[str, str]:
     return locale, f"/{path}" + (f"?{query}" if query else "")
 
 
+def session_seed(ph: Phase, idx: int, heavy: bool) -> int:
+    """The seed of one session's moves: the same for every session of a `same` phase, else its own,
+    and different in each phase, so a later phase does not replay moves whose results an earlier
+    phase left in the server's caches."""
+    if ph.same:
+        return ph.seed
+    return zlib.crc32(f"{ph.seed}/{ph.name}/{idx}/{int(heavy)}".encode())
+
+
 async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, deadline: float,
                    rec: PhaseRecord) -> None:
-    rng = random.Random(ph.seed if ph.same else hash((ph.seed, idx, heavy)))
+    rng = random.Random(session_seed(ph, idx, heavy))
     pages = ph.heavy_pages if heavy else ph.pages
     locale, link = start_link(rng, pages)
     if ph.link:
