@@ -14,6 +14,7 @@ import streamlit as st
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
+from pages.ui.shared_work import freeze_libraries
 
 ROOT = Path(__file__).parent
 
@@ -45,8 +46,13 @@ DEFAULT_PAGE = "overview"
 def warm_up_torch() -> None:
     """Import torch once per server in the background: the gradient check and the precision
     page need it, and a cold import costs over a second on the first page that asks. Started
-    after the first page has run, so that it does not compete with it for the interpreter."""
-    threading.Thread(target=importlib.import_module, args=("torch",), daemon=True).start()
+    after the first page has run, so that it does not compete with it for the interpreter.
+    Then the libraries' objects are set aside from garbage collection (freeze_libraries)."""
+    def load() -> None:
+        importlib.import_module("torch")
+        freeze_libraries()
+
+    threading.Thread(target=load, daemon=True).start()
 
 
 @st.cache_resource(show_spinner=False)

@@ -64,7 +64,7 @@ def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
         x=dk_axis(),
         color=colour,
         y=alt.Y("value:Q", title=t("beyond.corr.rms.y"), scale=alt.Scale(type="log")),
-        tooltip=["series:N", "dk:Q", alt.Tooltip("value:Q", format=".4g")],
+        tooltip=[alt.Tooltip("series:N"), alt.Tooltip("dk:Q"), alt.Tooltip("value:Q", format=".4g")],
     )
     chart = alt.layer(
         base.mark_line(strokeDash=[5, 4]).transform_filter(f"datum.series != '{names[0]}'"),
@@ -96,8 +96,8 @@ def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int)
             legend=alt.Legend(orient="bottom"),
         ),
         tooltip=[
-            "rho_label:N",
-            "dk:Q",
+            alt.Tooltip("rho_label:N"),
+            alt.Tooltip("dk:Q"),
             alt.Tooltip("entropy_mean:Q", format=".3f"),
             alt.Tooltip("entropy_se:Q", format=".2g"),
         ],
@@ -105,7 +105,7 @@ def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int)
     ln_n = (
         alt.Chart(pd.DataFrame({"y": [part["ln_n"].iloc[0]]}))
         .mark_rule(strokeDash=[4, 4], color="#777777")
-        .encode(y="y:Q")
+        .encode(y=alt.Y("y:Q"))
     )
     chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), ln_n).properties(
         width=WIDTH,
@@ -140,7 +140,7 @@ def norm_figure(rows: list[dict], y: str, dk: int, n: int, rho: float) -> Figure
         x=x,
         y=alt.Y(f"{y}:Q", title=y_title, scale=alt.Scale(type="log" if log_y else "linear")),
         color=colour,
-        tooltip=["method_label:N", "alpha:Q", alt.Tooltip(f"{y}:Q", format=".4g")],
+        tooltip=[alt.Tooltip("method_label:N"), alt.Tooltip("alpha:Q"), alt.Tooltip(f"{y}:Q", format=".4g")],
     )
     chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30)).properties(
         width=WIDTH, height=260, title=alt.TitleParams(title, anchor="start")
@@ -178,19 +178,21 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
         ref = (
             alt.Chart(pd.concat(ref_rows))
             .mark_line(strokeDash=[4, 4], color="#777777")
-            .encode(x=x, y="y:Q", detail="ref:N", tooltip=["ref:N", "n:Q", alt.Tooltip("y:Q", format=".3f")])
+            .encode(x=x, y=alt.Y("y:Q"), detail=alt.Detail("ref:N"),
+                    tooltip=[alt.Tooltip("ref:N"), alt.Tooltip("n:Q"), alt.Tooltip("y:Q", format=".3f")])
         )
         band = base.transform_calculate(
             lo=f"datum.entropy_mean - {Z95} * datum.entropy_se",
             hi=f"datum.entropy_mean + {Z95} * datum.entropy_se",
-        ).mark_area(opacity=0.18).encode(y="lo:Q", y2="hi:Q")
+        ).mark_area(opacity=0.18).encode(y=alt.Y("lo:Q"), y2=alt.Y2("hi:Q"))
         chart = alt.layer(
             ref,
             band,
             base.mark_line(strokeWidth=2).encode(y=alt.Y("entropy_mean:Q", title=t("beyond.len.entropy.y"))),
             base.mark_point(filled=True, size=30).encode(
-                y="entropy_mean:Q",
-                tooltip=["method_label:N", "n:Q", alt.Tooltip("entropy_mean:Q", format=".3f")],
+                y=alt.Y("entropy_mean:Q"),
+                tooltip=[alt.Tooltip("method_label:N"), alt.Tooltip("n:Q"),
+                         alt.Tooltip("entropy_mean:Q", format=".3f")],
             ),
         ).properties(
             width=WIDTH,
@@ -202,8 +204,9 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
             alt.Chart(refs.assign(ref=t("beyond.len.uniform")))
             .mark_line(strokeDash=[4, 4], color="#777777")
             .encode(
-                x=x, y="uniform_weight:Q",
-                tooltip=["ref:N", "n:Q", alt.Tooltip("uniform_weight:Q", format=".3g")],
+                x=x, y=alt.Y("uniform_weight:Q"),
+                tooltip=[alt.Tooltip("ref:N"), alt.Tooltip("n:Q"),
+                         alt.Tooltip("uniform_weight:Q", format=".3g")],
             )
         )
         y_t = alt.Y("target_weight_mean:Q", title=t("beyond.len.target.y"), scale=alt.Scale(type="log"))
@@ -211,7 +214,8 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
             uni,
             base.mark_line(strokeWidth=2).encode(y=y_t),
             base.mark_point(filled=True, size=30).encode(
-                y=y_t, tooltip=["method_label:N", "n:Q", alt.Tooltip("target_weight_mean:Q", format=".3g")]
+                y=y_t, tooltip=[alt.Tooltip("method_label:N"), alt.Tooltip("n:Q"),
+                                alt.Tooltip("target_weight_mean:Q", format=".3g")]
             ),
         ).properties(
             width=WIDTH, height=260, title=alt.TitleParams(t("beyond.len.target.title"), anchor="start")
@@ -232,7 +236,7 @@ def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
             y=alt.Y("scheme_label:N", title=None, sort=labels),
             x=alt.X("var_logit:Q", title=t("beyond.init.chart.y")),
             tooltip=[
-                "scheme_label:N",
+                alt.Tooltip("scheme_label:N"),
                 alt.Tooltip("var_logit:Q", format=".4g"),
                 alt.Tooltip("theory_var_logit:Q", format=".4g"),
                 alt.Tooltip("var_logit_se:Q", format=".2g"),
@@ -242,12 +246,12 @@ def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
     ticks = (
         alt.Chart(df)
         .mark_tick(color="#000000", thickness=2, size=22)
-        .encode(y=alt.Y("scheme_label:N", sort=labels), x="theory_var_logit:Q")
+        .encode(y=alt.Y("scheme_label:N", sort=labels), x=alt.X("theory_var_logit:Q"))
     )
     one = (
         alt.Chart(pd.DataFrame({"x": [1.0], "label": [t("beyond.init.one")]}))
         .mark_rule(strokeDash=[4, 4], color=OKABE_ITO[1])
-        .encode(x="x:Q", tooltip=["label:N"])
+        .encode(x=alt.X("x:Q"), tooltip=[alt.Tooltip("label:N")])
     )
     chart = alt.layer(bars, ticks, one).properties(
         width=WIDTH,

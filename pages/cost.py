@@ -77,7 +77,7 @@ def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title:
     # min–max of the repeats; an extrapolation's prediction interval is in its tooltip only (from
     # three noisy points it can span decades and would flatten the chart)
     bars = base.transform_filter("datum.measured").mark_rule(strokeWidth=1.5).encode(
-        y="seconds_lo:Q", y2="seconds_hi:Q")
+        y=alt.Y("seconds_lo:Q"), y2=alt.Y2("seconds_hi:Q"))
     points = base.mark_point(size=40).encode(
         shape=alt.Shape("kind:N", legend=None,
                         scale=alt.Scale(domain=[t("cost.kind.measured"), t("cost.kind.extrapolated")],
@@ -97,12 +97,12 @@ def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
         x=log2_x("n", t("cost.axis.n"), values),
         y=alt.Y("value:Q", title=t("cost.axis.ratio"), scale=alt.Scale(type="log")),
         color=alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND),
-        detail="what:N",
+        detail=alt.Detail("what:N"),
         tooltip=[alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
                  alt.Tooltip("what:N", title=t("cost.ratio.kind")),
                  alt.Tooltip("value:Q", title=t("cost.axis.ratio"), format=".3g"),
                  alt.Tooltip("kind:N", title=t("cost.legend.kind"))])
-    one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(color="#777777").encode(y="y:Q")
+    one = alt.Chart(pd.DataFrame({"y": [1.0]})).mark_rule(color="#777777").encode(y=alt.Y("y:Q"))
     title = alt.TitleParams(t("cost.chart.ratio"), anchor="start", fontSize=14)
     dash = alt.StrokeDash("what:N", title=None,
                           scale=alt.Scale(domain=[t("cost.ratio.time"), t("cost.ratio.flops")],
@@ -129,7 +129,7 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
     lines = base.mark_line(strokeWidth=2)
     points = base.mark_point(filled=True, size=30)
     ceiling = alt.Chart(df[df["series"] == "additive"]).mark_line(strokeDash=[6, 4], color="#D55E00").encode(
-        x=x, y="bound_gflops_per_s:Q",
+        x=x, y=alt.Y("bound_gflops_per_s:Q"),
         tooltip=[alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.peak.ceiling"), format=".3g")])
     rules = [{"y": peak["gemm_flops_per_s"] / 1e9,
               "text": t("cost.peak.gemm", gflops=fmt_num(peak["gemm_flops_per_s"] / 1e9, 3),
@@ -138,12 +138,13 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
         rules.append({"y": peak["fp32_flops_per_s"] / 1e9,
                       "text": t("cost.peak.fp32", gflops=fmt_num(peak["fp32_flops_per_s"] / 1e9, 3))})
     rule_df = pd.DataFrame(rules)
-    rule = alt.Chart(rule_df).mark_rule(color="#333333", strokeDash=[2, 2]).encode(y="y:Q", tooltip="text:N")
+    rule = alt.Chart(rule_df).mark_rule(color="#333333", strokeDash=[2, 2]).encode(
+        y=alt.Y("y:Q"), tooltip=alt.Tooltip("text:N"))
     label = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-7, fontSize=11, color="#333333").encode(
-        y="y:Q", text="text:N", x=alt.value(0))
+        y=alt.Y("y:Q"), text=alt.Text("text:N"), x=alt.value(0))
     ceiling_label = alt.Chart(df[df["series"] == "additive"].tail(1)).mark_text(
         align="right", dx=-2, dy=12, fontSize=11, color="#D55E00").encode(
-        x=x, y="bound_gflops_per_s:Q", text=alt.value(t("cost.peak.ceiling")))
+        x=x, y=alt.Y("bound_gflops_per_s:Q"), text=alt.value(t("cost.peak.ceiling")))
     title = alt.TitleParams(t("cost.chart.gflops"), anchor="start", fontSize=14)
     return alt.layer(lines, points, ceiling, rule, label, ceiling_label).properties(
         width=WIDTH, height=CHART_HEIGHT, title=title)

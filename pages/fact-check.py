@@ -173,7 +173,7 @@ def qk_figure(f: dict[str, Any], what: str) -> Figure:
                 scale=alt.Scale(domain=runs, range=list(OKABE_ITO[:4])),
                 legend=alt.Legend(orient="bottom", columns=1, labelLimit=240),
             ),
-            tooltip=["run:N", "step:Q", alt.Tooltip("value:Q", format=".3g")],
+            tooltip=[alt.Tooltip("run:N"), alt.Tooltip("step:Q"), alt.Tooltip("value:Q", format=".3g")],
         )
         .properties(height=170)
     )

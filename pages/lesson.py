@@ -118,7 +118,7 @@ def step_chart(chart: dict, revealed: bool) -> Figure:
     ]
     if chart["current"] is not None:
         here = pd.DataFrame({"x": [chart["current"]]})
-        layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x="x:Q"))
+        layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x=alt.X("x:Q")))
     # fit-x: the width follows the container (a phone's 360 px or a projector's half screen), the
     # plot keeps its height, and the axes and legend are added below it instead of squeezing it.
     layered = alt.layer(*layers).properties(height=CHART_HEIGHT,

@@ -48,15 +48,14 @@ def logit_figure(rows: list[dict], scales: list[str], dk: int, overflow_logit: f
                  alt.Tooltip("max_logit:Q", format=".4g", title=t("precision.logit.y"))])
     limits = pd.DataFrame({"y": [overflow_logit, fp16_max],
                            "label": [t("precision.logit.exp_line"), t("precision.logit.max_line")]})
-    rules = alt.Chart(limits).encode(y="y:Q")
+    rules = alt.Chart(limits).encode(y=alt.Y("y:Q"))
     chart = alt.layer(
         base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36),
         rules.mark_rule(color="#555555", strokeDash=[2, 3]),
         rules.mark_text(align="left", dx=4, dy=-6, color="#333333", fontSize=11).encode(
-            text="label:N", x=alt.value(0)),
+            text=alt.Text("label:N"), x=alt.value(0)),
         dk_rule(dk),
-    ).properties(width=WIDTH, height=320,
-                 title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
+        width=WIDTH, height=320, title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
     return figure(chart, logits[["dk", "scale", "max_logit"]])
 
 
@@ -86,8 +85,8 @@ def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
             tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                      alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
                      alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
-        return (alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk))
-                .properties(width=SMALL_WIDTH - 20, height=200, title=dtype))
+        return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk),
+                         width=SMALL_WIDTH - 20, height=200, title=dtype)
 
     chart = alt.hconcat(*[panel(d) for d in DTYPES]).properties(
         title=alt.TitleParams(t("precision.nan.title"), anchor="start"))

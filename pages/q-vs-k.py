@@ -54,7 +54,8 @@ def normalisations_figure(cells: list[dict]) -> Figure:
         panels.append(
             alt.Chart(frame)
             .mark_rect()
-            .encode(x=x, y=y, color=colour, tooltip=["i:O", "j:O", alt.Tooltip(f"{field}:Q", format=".3f")])
+            .encode(x=x, y=y, color=colour,
+                    tooltip=[alt.Tooltip("i:O"), alt.Tooltip("j:O"), alt.Tooltip(f"{field}:Q", format=".3f")])
             .properties(
                 width=HEAT,
                 height=HEAT,
@@ -86,10 +87,10 @@ def grad_rows_figure(example: dict, sc: str) -> Figure:
         .mark_bar()
         .encode(
             x=alt.X("row:O", title=t("qk.grad.row")),
-            xOffset="wrt:N",
+            xOffset=alt.XOffset("wrt:N"),
             y=alt.Y("norm:Q", title=t("qk.grad.norm")),
             color=wrt_colour,
-            tooltip=["wrt:N", "row:O", alt.Tooltip("norm:Q", format=".3g")],
+            tooltip=[alt.Tooltip("wrt:N"), alt.Tooltip("row:O"), alt.Tooltip("norm:Q", format=".3g")],
         )
         .properties(
             width=WIDTH,
@@ -113,7 +114,8 @@ def pairs_figure(norms: dict, scale: str) -> Figure:
             tooltip=[alt.Tooltip("dQ:Q", format=".3g"), alt.Tooltip("dK:Q", format=".3g")],
         )
     )
-    diag = alt.Chart(pairs).mark_line(color="#777777", strokeDash=[4, 4]).encode(x="dK:Q", y="dK:Q")
+    diag = alt.Chart(pairs).mark_line(color="#777777", strokeDash=[4, 4]).encode(
+        x=alt.X("dK:Q"), y=alt.Y("dK:Q"))
     chart = alt.layer(diag, dots).properties(
         width=WIDTH,
         height=260,

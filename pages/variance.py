@@ -38,13 +38,13 @@ def histogram_figure(rows: list[dict], dk: int, scale: str) -> Figure:
     for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
         base = alt.Chart(hist[hist["kind"] == kind])
         bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
-            x=alt.X("x0:Q", title=x_title), x2="x1:Q",
+            x=alt.X("x0:Q", title=x_title), x2=alt.X2("x1:Q"),
             y=alt.Y("density:Q", title=t("variance.hist.density")), y2=alt.datum(0),
             tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),
                      alt.Tooltip("x1:Q", format=".3g", title="<"),
                      alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
                      alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
-        line = base.mark_line(color="#000000", strokeWidth=2).encode(x="x:Q", y="theory:Q")
+        line = base.mark_line(color="#000000", strokeWidth=2).encode(x=alt.X("x:Q"), y=alt.Y("theory:Q"))
         panels.append(alt.layer(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
     chart = alt.hconcat(*panels).properties(
         title=alt.TitleParams(t("variance.hist.title", dk=dk, scale=scale_label(scale)), anchor="start"))
@@ -68,7 +68,7 @@ def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int) -> Figur
             alt.Tooltip("theory_var_scaled:Q", format=".4g", title=t("variance.theory"))]
     chart = alt.layer(
         base.mark_area(opacity=0.18).encode(y=alt.Y("band_lo:Q", title=t("variance.sweep.y"),
-                                                    scale=alt.Scale(type="log")), y2="band_hi:Q"),
+                                                    scale=alt.Scale(type="log")), y2=alt.Y2("band_hi:Q")),
         base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_var_scaled:Q")),
         base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
         dk_rule(dk),

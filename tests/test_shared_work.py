@@ -329,3 +329,24 @@ def test_the_janitor_cleans_only_when_the_server_has_gone_quiet_and_not_for_ever
     now[0] = ended + 61
     assert not janitor.step()                    # long quiet: nothing left to do, no more work
     assert janitor.cleans == 2
+
+
+def test_freezing_the_libraries_sets_aside_what_exists_and_leaves_new_garbage_collectable():
+    import gc
+    import weakref
+
+    from pages.ui.shared_work import freeze_libraries
+
+    class Node:
+        pass
+
+    try:
+        assert freeze_libraries() > 1000  # the test process's own libraries
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle made after the freeze
+        gone = weakref.ref(a)
+        del a, b
+        gc.collect()
+        assert gone() is None
+    finally:
+        gc.unfreeze()

@@ -511,7 +511,7 @@ def dk_rule(dk: int) -> alt.Chart:
     """A dashed vertical rule marking the current d_k on a d_k axis."""
     df = pd.DataFrame({"dk": [dk], "label": [t("common.current_dk")]})
     return alt.Chart(df).mark_rule(strokeDash=[4, 4], color="#777777").encode(
-        x="dk:Q", tooltip=[alt.Tooltip("label:N", title=" "), alt.Tooltip("dk:Q", title="d_k")])
+        x=alt.X("dk:Q"), tooltip=[alt.Tooltip("label:N", title=" "), alt.Tooltip("dk:Q", title="d_k")])
 
 
 def dk_axis(title_key: str = "common.axis.dk") -> alt.X:
@@ -606,11 +606,12 @@ def sweep_lines(df: pd.DataFrame, y: str, y_title: str, scales: list[str], dk: i
     tips += [alt.Tooltip(f"{f}:Q", title=ttl, format=".4g") for f, ttl in tooltips]
     base = alt.Chart(df).encode(x=dk_axis(), y=alt.Y(f"{y}:Q", title=y_title, scale=y_scale),
                                 color=colour, tooltip=tips)
-    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36), dk_rule(dk))
     props: dict[str, Any] = {"width": width, "height": height}
     if title:
         props["title"] = alt.TitleParams(title, anchor="start", fontSize=14)
-    return chart.properties(**props)
+    # Sizes and title given to the layer itself: .properties() would deep-copy the whole chart.
+    return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36), dk_rule(dk),
+                     **props)
 
 
 @figure_cache
