@@ -189,3 +189,25 @@ def test_formulas_split_at_top_level_wide_gaps_only():
     assert formula_parts(r"x_{a\qquad b}\qquad y") == [r"x_{a\qquad b}", "y"]  # inside braces: kept
     assert formula_parts(r"\{ a \qquad b") == [r"\{ a", "b"]  # an escaped brace opens nothing
     assert formula_parts(r"a\qquadx") == [r"a\qquadx"]  # another command, not the separator
+
+
+def test_no_chart_encodes_a_channel_from_a_shorthand_string():
+    # Altair resolves a string ("dk:Q") against its whole schema on every build (~9 ms a channel);
+    # alt.X("dk:Q") and friends give the same spec without that.
+    import ast
+    import pathlib
+
+    root = pathlib.Path(__file__).resolve().parents[1] / "pages"
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute)
+                    and node.func.attr == "encode"):
+                continue
+            for kw in node.keywords:
+                items = kw.value.elts if isinstance(kw.value, (ast.List, ast.Tuple)) else []
+                for v in (kw.value, *items):
+                    text = isinstance(v, ast.Constant) and isinstance(v.value, str)
+                    if text or isinstance(v, ast.JoinedStr):
+                        found.append(f"{path.name}:{v.lineno} {kw.arg}")
+    assert not found, found
