@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import threading
 import time
+import types
 
 import pytest
 from conftest import call_in_threads, run_page
@@ -350,3 +351,47 @@ def test_freezing_the_libraries_sets_aside_what_exists_and_leaves_new_garbage_co
         assert gone() is None
     finally:
         gc.unfreeze()
+
+
+def test_a_quiet_server_drops_what_nobody_used_then_collects_once_per_quiet_spell():
+    from pages.ui.shared_work import IdleJanitor, ResultStore, RunRegistry
+
+    store = ResultStore()
+    for x in range(3):
+        store.get_or_compute(("f", (("x", x),)), lambda flight, x=x: (x, {}), lambda flight: None)
+    time.sleep(0.05)
+    store.peek(("f", (("x", 2),)))                         # used just now: kept
+    assert store.drop_unused(0.04) == 2 and store.stats()[0] == 1
+
+    now, dropped = [0.0], []
+    runs = RunRegistry()
+    janitor = IdleJanitor(runs, lambda: None, quiet=5, every=10, linger=120, evict_after=45,
+                          evictors=[dropped.append], clock=lambda: now[0])
+    runs.start()
+    runs.end()
+    ended = runs.quiet_since()
+    now[0] = ended + 20
+    assert janitor.step() and dropped == []                # quiet, but not for long enough to evict
+    now[0] = ended + 46
+    assert janitor.step() and dropped == [45]              # evicts what was unused for 45 s
+    now[0] = ended + 50
+    assert not janitor.step() and dropped == [45]          # once per quiet spell, not every step
+
+
+def test_a_figure_asked_for_by_many_sessions_at_once_is_built_once():
+    from pages.ui.charts import FigureCache
+
+    cache, started = FigureCache(2**20, 10), threading.Barrier(6)
+
+    def build():
+        time.sleep(0.3)
+        return types.SimpleNamespace(nbytes=10)
+
+    def ask():
+        started.wait()
+        return cache.get("k", build)
+
+    figures = call_in_threads(ask, 6)
+    assert cache.built == 1 and len({id(f) for f in figures}) == 1
+    time.sleep(0.05)
+    assert cache.drop_unused(0.01) == 1 and cache.stats() == (0, 0)

@@ -24,6 +24,7 @@ import math
 import pickle
 import re
 import threading
+import time
 import types
 from collections import OrderedDict
 from collections.abc import Callable, Iterator
@@ -38,6 +39,7 @@ from core.errors import BackendError, BudgetError, InputError
 from core.scales import parse_scale
 from pages.ui.compute import shared_call
 from pages.ui.i18n import current_lang, t
+from pages.ui.shared_work import JANITOR
 from pages.ui.user_text import literal
 
 # Okabe & Ito (2008), safe for the common colour-vision deficiencies.
@@ -58,6 +60,7 @@ SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 
 FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
 FIGURE_CACHE_ENTRIES = 1024
+FIGURE_WAIT_S = 0.25             # how often a session waiting for another's build looks again
 
 
 # ---------------------------------------------------------------- labels and colours
@@ -325,29 +328,62 @@ def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
 
 class FigureCache:
     """Figures by key, least recently used first out, bounded by total bytes and by count.
-    Shared by every session of the server (Figures are never modified once built)."""
+    Shared by every session of the server (Figures are never modified once built). A figure is
+    built once however many sessions ask for it at the same time (a class opening one link): the
+    others wait for it instead of each building its own while holding the interpreter."""
 
     def __init__(self, max_bytes: int, max_entries: int):
         self.max_bytes, self.max_entries = max_bytes, max_entries
         self._items: OrderedDict[Any, Figure] = OrderedDict()
+        self._used: dict[Any, float] = {}
+        self._building: dict[Any, threading.Event] = {}
         self._bytes = 0
         self._lock = threading.Lock()
+        self.built = 0  # builds started, for tests
 
     def get(self, key: Any, build: Callable[[], Figure]) -> Figure:
+        while True:
+            with self._lock:
+                fig = self._items.get(key)
+                if fig is not None:
+                    self._items.move_to_end(key)
+                    self._used[key] = time.monotonic()
+                    return fig
+                done = self._building.get(key)
+                if done is None:
+                    done = self._building[key] = threading.Event()
+                    self.built += 1
+                    break
+            done.wait(FIGURE_WAIT_S)  # another session builds it; if its run stops, one of us will
+        try:
+            fig = build()  # outside the lock: other figures are drawn meanwhile
+            with self._lock:
+                if key not in self._items:
+                    self._items[key] = fig
+                    self._used[key] = time.monotonic()
+                    self._bytes += fig.nbytes
+                while self._items and (self._bytes > self.max_bytes or len(self._items) > self.max_entries):
+                    old_key, old = self._items.popitem(last=False)
+                    self._used.pop(old_key, None)
+                    self._bytes -= old.nbytes
+            return fig
+        finally:
+            with self._lock:
+                self._building.pop(key, None)
+            done.set()
+
+    def drop_unused(self, idle_s: float) -> int:
+        """Drop the figures nobody has drawn for `idle_s` seconds; how many were dropped."""
+        cutoff, dropped = time.monotonic() - idle_s, 0
         with self._lock:
-            fig = self._items.get(key)
-            if fig is not None:
-                self._items.move_to_end(key)
-                return fig
-        fig = build()  # outside the lock: other sessions keep drawing meanwhile
-        with self._lock:
-            if key not in self._items:
-                self._items[key] = fig
-                self._bytes += fig.nbytes
-            while self._items and (self._bytes > self.max_bytes or len(self._items) > self.max_entries):
-                _, old = self._items.popitem(last=False)
-                self._bytes -= old.nbytes
-        return fig
+            while self._items:
+                key = next(iter(self._items))
+                if self._used.get(key, -float("inf")) > cutoff:
+                    break
+                self._bytes -= self._items.pop(key).nbytes
+                self._used.pop(key, None)
+                dropped += 1
+        return dropped
 
     def stats(self) -> tuple[int, int]:
         """(entries, bytes) held now."""
@@ -357,10 +393,12 @@ class FigureCache:
     def clear(self) -> None:
         with self._lock:
             self._items.clear()
+            self._used.clear()
             self._bytes = 0
 
 
 FIGURES = FigureCache(FIGURE_CACHE_BYTES, FIGURE_CACHE_ENTRIES)
+JANITOR.evictors.append(FIGURES.drop_unused)  # once per process: this module is imported once
 
 
 class _HashSink:

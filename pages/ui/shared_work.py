@@ -55,6 +55,7 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 QUIET_S = 5.0               # the janitor waits until no script has run for this long …
 CLEAN_EVERY_S = 10.0        # … cleans at most this often …
 LINGER_S = 120.0            # … and stops this long after the last run (closed sessions go by then)
+EVICT_AFTER_S = 45.0        # once that quiet, cached results and charts unused this long are dropped
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -94,6 +95,7 @@ class ResultStore:
         self.max_bytes, self.max_entries = max_bytes, max_entries
         self._lock = threading.Lock()
         self._entries: OrderedDict[Key, tuple[bytes, dict[str, Any]]] = OrderedDict()
+        self._used: dict[Key, float] = {}  # last use (time.monotonic) of each entry
         self._bytes = 0
         self._flights: dict[Key, Flight] = {}
         self.computed = 0  # computations started, for tests and the load figures
@@ -106,7 +108,22 @@ class ResultStore:
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._used.clear()
             self._bytes = 0
+
+    def drop_unused(self, idle_s: float) -> int:
+        """Drop the entries nobody has used for `idle_s` seconds; how many were dropped."""
+        cutoff, dropped = time.monotonic() - idle_s, 0
+        with self._lock:
+            while self._entries:
+                key = next(iter(self._entries))  # least recently used first
+                if self._used.get(key, -float("inf")) > cutoff:
+                    break
+                data, _ = self._entries.pop(key)
+                self._used.pop(key, None)
+                self._bytes -= len(data)
+                dropped += 1
+        return dropped
 
     def peek(self, key: Key) -> tuple[Any, dict[str, Any]] | None:
         """(value, meta) if stored, without computing anything."""
@@ -115,6 +132,7 @@ class ResultStore:
             if entry is None:
                 return None
             self._entries.move_to_end(key)
+            self._used[key] = time.monotonic()
         return pickle.loads(entry[0]), dict(entry[1])
 
     def get_or_compute(self, key: Key, compute: Callable[[Flight], tuple[Any, dict[str, Any]]],
@@ -131,6 +149,7 @@ class ResultStore:
                 entry = self._entries.get(key)
                 if entry is not None:
                     self._entries.move_to_end(key)
+                    self._used[key] = time.monotonic()
                     data, meta = entry
                     break
                 flight = self._flights.get(key)
@@ -174,9 +193,11 @@ class ResultStore:
             if old is not None:
                 self._bytes -= len(old[0])
             self._entries[key] = (data, meta)
+            self._used[key] = time.monotonic()
             self._bytes += len(data)
             while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
-                _, (dropped, _) = self._entries.popitem(last=False)
+                old_key, (dropped, _) = self._entries.popitem(last=False)
+                self._used.pop(old_key, None)
                 self._bytes -= len(dropped)
 
 
@@ -321,15 +342,23 @@ def freeze_libraries() -> int:
 
 
 class IdleJanitor:
-    """Cleans up after the sessions once the server is quiet: a full garbage collection (with
-    Streamlit's after-run collection switched off, nothing else collects an idle server's cycles),
-    then malloc_trim. `step()` decides and acts; `start()` runs it in a daemon thread."""
+    """Cleans up after the sessions once the server is quiet: once no script has run for
+    `evict_after` s, the caches drop what nobody used for that long (`evictors`: callables taking
+    that age); then a full garbage collection (with Streamlit's after-run collection switched
+    off, nothing else collects an idle server's cycles) and malloc_trim. `step()` decides and
+    acts; `start()` runs it in a daemon thread.
+
+    A class that has left thus gives its memory back within a minute; a teacher who comes back
+    later recomputes the view they open (what its first visitor did)."""
 
     def __init__(self, runs: RunRegistry, trim: Callable[[], Any], quiet: float = QUIET_S,
-                 every: float = CLEAN_EVERY_S, linger: float = LINGER_S,
+                 every: float = CLEAN_EVERY_S, linger: float = LINGER_S, evict_after: float = EVICT_AFTER_S,
+                 evictors: list[Callable[[float], Any]] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.runs, self.trim, self.clock = runs, trim, clock
-        self.quiet, self.every, self.linger = quiet, every, linger
+        self.quiet, self.every, self.linger, self.evict_after = quiet, every, linger, evict_after
+        self.evictors = list(evictors or [])
+        self.evicted_at: float | None = None  # the quiet spell (its start) whose caches were emptied
         self.last_clean = -float("inf")
         self.cleans = 0
         self._thread: threading.Thread | None = None
@@ -341,8 +370,13 @@ class IdleJanitor:
         ended, now = self.runs.quiet_since(), self.clock()
         if ended is None or not self.quiet <= now - ended <= self.linger:
             return False
-        if now - self.last_clean < self.every:
+        evict = now - ended >= self.evict_after and self.evicted_at != ended
+        if now - self.last_clean < self.every and not evict:
             return False
+        if evict:
+            self.evicted_at = ended
+            for drop in self.evictors:
+                drop(self.evict_after)
         self.last_clean = now
         gc.collect()
         self.trim()
@@ -369,4 +403,4 @@ HEAVY = HeavyGate()
 LIGHT = HeavyGate(LIGHT_SLOTS)
 RUNS = RunRegistry()
 give_back_memory = MemoryTrim()
-JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0))
+JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0), evictors=[RESULTS.drop_unused])
