@@ -39,7 +39,7 @@ from core.errors import BackendError, BudgetError, InputError
 from core.scales import parse_scale
 from pages.ui.compute import shared_call
 from pages.ui.i18n import current_lang, t
-from pages.ui.shared_work import JANITOR
+from pages.ui.shared_work import JANITOR, drop_idle
 from pages.ui.user_text import literal
 
 # Okabe & Ito (2008), safe for the common colour-vision deficiencies.
@@ -374,15 +374,9 @@ class FigureCache:
 
     def drop_unused(self, idle_s: float) -> int:
         """Drop the figures nobody has drawn for `idle_s` seconds; how many were dropped."""
-        cutoff, dropped = time.monotonic() - idle_s, 0
         with self._lock:
-            while self._items:
-                key = next(iter(self._items))
-                if self._used.get(key, -float("inf")) > cutoff:
-                    break
-                self._bytes -= self._items.pop(key).nbytes
-                self._used.pop(key, None)
-                dropped += 1
+            dropped, freed = drop_idle(self._items, self._used, idle_s, lambda fig: fig.nbytes)
+            self._bytes -= freed
         return dropped
 
     def stats(self) -> tuple[int, int]:

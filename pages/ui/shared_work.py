@@ -84,6 +84,21 @@ class Flight:
     error: Exception | None = None     # a failure every waiter should see as well
 
 
+def drop_idle(entries: OrderedDict[Any, Any], used: dict[Any, float], idle_s: float,
+              size: Callable[[Any], int]) -> tuple[int, int]:
+    """From an LRU-ordered cache and its last-use times (time.monotonic), drop the entries unused
+    for `idle_s` seconds; (how many, their total `size`). The caller holds the cache's lock."""
+    cutoff, dropped, freed = time.monotonic() - idle_s, 0, 0
+    while entries:
+        key = next(iter(entries))  # least recently used first
+        if used.get(key, -float("inf")) > cutoff:
+            break
+        freed += size(entries.pop(key))
+        used.pop(key, None)
+        dropped += 1
+    return dropped, freed
+
+
 class ResultStore:
     """Results by key, least recently used first out, within `max_bytes` and `max_entries`.
 
@@ -113,16 +128,9 @@ class ResultStore:
 
     def drop_unused(self, idle_s: float) -> int:
         """Drop the entries nobody has used for `idle_s` seconds; how many were dropped."""
-        cutoff, dropped = time.monotonic() - idle_s, 0
         with self._lock:
-            while self._entries:
-                key = next(iter(self._entries))  # least recently used first
-                if self._used.get(key, -float("inf")) > cutoff:
-                    break
-                data, _ = self._entries.pop(key)
-                self._used.pop(key, None)
-                self._bytes -= len(data)
-                dropped += 1
+            dropped, freed = drop_idle(self._entries, self._used, idle_s, lambda entry: len(entry[0]))
+            self._bytes -= freed
         return dropped
 
     def peek(self, key: Key) -> tuple[Any, dict[str, Any]] | None:
