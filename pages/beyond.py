@@ -15,6 +15,7 @@ from pages.ui.charts import (
     figure,
     figure_cache,
     fmt_num,
+    layered,
     reduced_trials_note,
     run_with_progress,
     scale_label,
@@ -66,7 +67,7 @@ def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
         y=alt.Y("value:Q", title=t("beyond.corr.rms.y"), scale=alt.Scale(type="log")),
         tooltip=[alt.Tooltip("series:N"), alt.Tooltip("dk:Q"), alt.Tooltip("value:Q", format=".4g")],
     )
-    chart = alt.layer(
+    chart = layered(
         base.mark_line(strokeDash=[5, 4]).transform_filter(f"datum.series != '{names[0]}'"),
         base.mark_line(strokeWidth=2).transform_filter(f"datum.series == '{names[0]}'"),
         base.mark_point(filled=True, size=36).transform_filter(f"datum.series == '{names[0]}'"),
@@ -107,7 +108,7 @@ def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int)
         .mark_rule(strokeDash=[4, 4], color="#777777")
         .encode(y=alt.Y("y:Q"))
     )
-    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), ln_n).properties(
+    chart = layered(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), ln_n).properties(
         width=WIDTH,
         height=260,
         title=alt.TitleParams(t("beyond.corr.entropy.title", n=n, scale=scale_label(scale)), anchor="start"),
@@ -142,7 +143,7 @@ def norm_figure(rows: list[dict], y: str, dk: int, n: int, rho: float) -> Figure
         color=colour,
         tooltip=[alt.Tooltip("method_label:N"), alt.Tooltip("alpha:Q"), alt.Tooltip(f"{y}:Q", format=".4g")],
     )
-    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30)).properties(
+    chart = layered(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30)).properties(
         width=WIDTH, height=260, title=alt.TitleParams(title, anchor="start")
     )
     return figure(chart, df.drop(columns=["method_label"]))
@@ -185,7 +186,7 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
             lo=f"datum.entropy_mean - {Z95} * datum.entropy_se",
             hi=f"datum.entropy_mean + {Z95} * datum.entropy_se",
         ).mark_area(opacity=0.18).encode(y=alt.Y("lo:Q"), y2=alt.Y2("hi:Q"))
-        chart = alt.layer(
+        chart = layered(
             ref,
             band,
             base.mark_line(strokeWidth=2).encode(y=alt.Y("entropy_mean:Q", title=t("beyond.len.entropy.y"))),
@@ -210,7 +211,7 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
             )
         )
         y_t = alt.Y("target_weight_mean:Q", title=t("beyond.len.target.y"), scale=alt.Scale(type="log"))
-        chart = alt.layer(
+        chart = layered(
             uni,
             base.mark_line(strokeWidth=2).encode(y=y_t),
             base.mark_point(filled=True, size=30).encode(
@@ -253,7 +254,7 @@ def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
         .mark_rule(strokeDash=[4, 4], color=OKABE_ITO[1])
         .encode(x=alt.X("x:Q"), tooltip=[alt.Tooltip("label:N")])
     )
-    chart = alt.layer(bars, ticks, one).properties(
+    chart = layered(bars, ticks, one).properties(
         width=WIDTH,
         height=200,
         title=alt.TitleParams(t("beyond.init.chart.title", d_model=d_model, dk=dk), anchor="start"),

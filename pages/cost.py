@@ -17,6 +17,7 @@ from pages.ui.charts import (
     figure,
     figure_cache,
     fmt_num,
+    layered,
     run_with_progress,
     show_chart,
     what_to_notice,
@@ -84,7 +85,7 @@ def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title:
                                         range=["circle", "diamond"])),
         fill=alt.condition("datum.measured", "label:N", alt.value("white"), scale=colour_scale(df),
                            legend=None))
-    return alt.layer(solid, dashed, bars, points).properties(
+    return layered(solid, dashed, bars, points).properties(
         width=WIDTH, height=CHART_HEIGHT, title=alt.TitleParams(title, anchor="start", fontSize=14))
 
 
@@ -111,7 +112,7 @@ def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
                                             symbolType="stroke", symbolStrokeColor="#555555",
                                             symbolStrokeWidth=2, symbolSize=300))
     lines = base.mark_line(strokeWidth=2).encode(strokeDash=dash)
-    return alt.layer(lines, base.mark_point(filled=True, size=30), one).properties(
+    return layered(lines, base.mark_point(filled=True, size=30), one).properties(
         width=WIDTH, height=CHART_HEIGHT, title=title)
 
 
@@ -146,7 +147,7 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
         align="right", dx=-2, dy=12, fontSize=11, color="#D55E00").encode(
         x=x, y=alt.Y("bound_gflops_per_s:Q"), text=alt.value(t("cost.peak.ceiling")))
     title = alt.TitleParams(t("cost.chart.gflops"), anchor="start", fontSize=14)
-    return alt.layer(lines, points, ceiling, rule, label, ceiling_label).properties(
+    return layered(lines, points, ceiling, rule, label, ceiling_label).properties(
         width=WIDTH, height=CHART_HEIGHT, title=title)
 
 

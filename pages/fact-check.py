@@ -22,6 +22,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     run_with_progress,
     scale_label,
     show_chart,
@@ -139,7 +140,7 @@ def grad_figure(f: dict[str, Any]) -> Figure:
             alt.Tooltip("median:Q", format=".3g"),
         ],
     )
-    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=40)).properties(
+    chart = layered(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=40)).properties(
         height=240
     )
     return figure(chart, df)

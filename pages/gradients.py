@@ -14,6 +14,7 @@ from pages.ui.charts import (
     figure,
     figure_cache,
     fmt_num,
+    layered,
     run_with_progress,
     scale_colours,
     scale_label,
@@ -49,7 +50,7 @@ def norm_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
         tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                  alt.Tooltip("stat:N", title=t("gradients.stat")), alt.Tooltip("dk:Q", title="d_k"),
                  alt.Tooltip("norm:Q", format=".3g", title=t("gradients.norm.y"))])
-    chart = alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), dk_rule(dk)
+    chart = layered(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=30), dk_rule(dk)
                       ).properties(width=WIDTH, height=300, title=alt.TitleParams(
                           t("gradients.norm.title"), anchor="start"))
     return figure(chart, long[["dk", "scale", "stat", "norm"]])

@@ -21,6 +21,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     scale_label,
     show_chart,
 )
@@ -121,9 +122,9 @@ def step_chart(chart: dict, revealed: bool) -> Figure:
         layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x=alt.X("x:Q")))
     # fit-x: the width follows the container (a phone's 360 px or a projector's half screen), the
     # plot keeps its height, and the axes and legend are added below it instead of squeezing it.
-    layered = alt.layer(*layers).properties(height=CHART_HEIGHT,
-                                            autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
-    return figure(layered, df.drop(columns=["reference"]))
+    drawn = layered(*layers).properties(height=CHART_HEIGHT,
+                                        autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    return figure(drawn, df.drop(columns=["reference"]))
 
 
 def number(v: float, kind: str) -> str:

@@ -15,6 +15,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     run_with_progress,
     scale_colours,
     scale_label,
@@ -49,7 +50,7 @@ def logit_figure(rows: list[dict], scales: list[str], dk: int, overflow_logit: f
     limits = pd.DataFrame({"y": [overflow_logit, fp16_max],
                            "label": [t("precision.logit.exp_line"), t("precision.logit.max_line")]})
     rules = alt.Chart(limits).encode(y=alt.Y("y:Q"))
-    chart = alt.layer(
+    chart = layered(
         base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36),
         rules.mark_rule(color="#555555", strokeDash=[2, 3]),
         rules.mark_text(align="left", dx=4, dy=-6, color="#333333", fontSize=11).encode(
@@ -85,7 +86,7 @@ def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
             tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                      alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
                      alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
-        return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk),
+        return layered(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk),
                          width=SMALL_WIDTH - 20, height=200, title=dtype)
 
     chart = alt.hconcat(*[panel(d) for d in DTYPES]).properties(

@@ -18,6 +18,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     reduced_trials_note,
     run_with_progress,
     scale_label,
@@ -116,7 +117,7 @@ def pairs_figure(norms: dict, scale: str) -> Figure:
     )
     diag = alt.Chart(pairs).mark_line(color="#777777", strokeDash=[4, 4]).encode(
         x=alt.X("dK:Q"), y=alt.Y("dK:Q"))
-    chart = alt.layer(diag, dots).properties(
+    chart = layered(diag, dots).properties(
         width=WIDTH,
         height=260,
         title=alt.TitleParams(t("qk.grad.scatter.title", scale=scale_label(scale)), anchor="start"),

@@ -17,6 +17,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     show_chart,
     show_error,
     what_to_notice,
@@ -65,7 +66,7 @@ def spread_figure(text: str) -> Figure:
     diag = alt.Chart(line).mark_line(strokeDash=[4, 4], color="#777777").encode(
         x=alt.X("x:Q", scale=alt.Scale(type="log")), y=alt.Y("x:Q", scale=alt.Scale(type="log")),
         tooltip=alt.Tooltip("label:N", title=" "))
-    chart = alt.layer(diag, points).properties(
+    chart = layered(diag, points).properties(
         width=WIDTH, height=WIDTH - 60,
         title=alt.TitleParams(t("real_model.spread_title"), anchor="start", fontSize=14))
     return figure(chart, df[["layer", "head", "sigma_q", "sigma_k", "raw_std", "iid_pred", "raw_over_pred"]],

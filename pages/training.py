@@ -13,6 +13,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     fmt_pct,
+    layered,
     run_with_progress,
     scale_colours,
     scale_label,
@@ -65,14 +66,14 @@ def metric_figure(rows: list[dict], metric: str, dks: list[int], scales: list[st
                 y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
         return out
 
-    chart = alt.layer(*layers(None), data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
+    chart = layered(*layers(None), data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
         column=alt.Column("dk:O", title=None, sort=sorted(dks),
                           header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
     ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
     values = df[metric][df[metric] > 0] if metric in LOG_METRICS else df[metric]
     values = [float(v) for v in values.dropna()] + ([ref[0]] if ref is not None else [])
     domain = [min(values), max(values)] if values else None
-    panels = [alt.layer(*layers(domain, legend=i == 0), data=df[df["dk"] == dk]).properties(
+    panels = [layered(*layers(domain, legend=i == 0), data=df[df["dk"] == dk]).properties(
         width=FACET_WIDTH, height=SMALL_HEIGHT - 40, title=f"d_k = {dk}") for i, dk in enumerate(sorted(dks))]
     return figure(chart, df[["dk", "scale", "c", "step", metric]], panels=panels)
 

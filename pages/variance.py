@@ -16,6 +16,7 @@ from pages.ui.charts import (
     figure,
     figure_cache,
     fmt_num,
+    layered,
     run_with_progress,
     scale_colours,
     scale_label,
@@ -45,7 +46,7 @@ def histogram_figure(rows: list[dict], dk: int, scale: str) -> Figure:
                      alt.Tooltip("density:Q", format=".3g", title=t("variance.hist.density")),
                      alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
         line = base.mark_line(color="#000000", strokeWidth=2).encode(x=alt.X("x:Q"), y=alt.Y("theory:Q"))
-        panels.append(alt.layer(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
+        panels.append(layered(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
     chart = alt.hconcat(*panels).properties(
         title=alt.TitleParams(t("variance.hist.title", dk=dk, scale=scale_label(scale)), anchor="start"))
     return figure(chart, hist)
@@ -66,7 +67,7 @@ def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int) -> Figur
             alt.Tooltip("dk:Q", title="d_k"),
             alt.Tooltip("var_scaled:Q", format=".4g", title=t("variance.measured")),
             alt.Tooltip("theory_var_scaled:Q", format=".4g", title=t("variance.theory"))]
-    chart = alt.layer(
+    chart = layered(
         base.mark_area(opacity=0.18).encode(y=alt.Y("band_lo:Q", title=t("variance.sweep.y"),
                                                     scale=alt.Scale(type="log")), y2=alt.Y2("band_hi:Q")),
         base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_var_scaled:Q")),
@@ -87,7 +88,7 @@ def mean_figure(rows: list[dict], scales: list[str], dk: int, rho: float) -> Fig
             alt.Tooltip("dk:Q", title="d_k"),
             alt.Tooltip("mean_scaled:Q", format=".4g", title=t("variance.measured")),
             alt.Tooltip("theory_mean_scaled:Q", format=".4g", title=t("variance.theory"))]
-    chart = alt.layer(
+    chart = layered(
         base.mark_line(strokeDash=[5, 4], strokeWidth=1.5).encode(y=alt.Y("theory_mean_scaled:Q")),
         base.mark_point(filled=True, size=40).encode(y=y, tooltip=tips),
         dk_rule(dk),

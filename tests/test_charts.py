@@ -211,3 +211,48 @@ def test_no_chart_encodes_a_channel_from_a_shorthand_string():
                     if text or isinstance(v, ast.JoinedStr):
                         found.append(f"{path.name}:{v.lineno} {kw.arg}")
     assert not found, found
+
+
+def _layers() -> list[tuple[tuple, dict]]:
+    """Layer combinations the pages use: shared data, a rule with its own data, top-level data."""
+    df = pd.DataFrame({"dk": [1, 4, 16], "y": [0.5, 1.0, 2.0], "s": ["a", "b", "a"]})
+    base = alt.Chart(df).encode(x=charts.dk_axis(), y=alt.Y("y:Q", scale=alt.Scale(type="log")),
+                                color=alt.Color("s:N", legend=alt.Legend(orient="bottom")))
+    rule = alt.Chart(pd.DataFrame({"dk": [4]})).mark_rule(strokeDash=[4, 4]).encode(x=alt.X("dk:Q"))
+    bare = alt.Chart().mark_point().encode(x=alt.X("dk:Q"))
+    return [((base.mark_line(), base.mark_point(filled=True)), {}),
+            ((base.mark_line(), base.mark_point(), rule), {"width": 300, "height": 200,
+                                                          "title": alt.TitleParams("t", anchor="start")}),
+            ((base.mark_line(), bare), {"data": df}),
+            ((bare, bare.mark_line()), {"data": df}),
+            ((base.mark_line(), rule), {"data": df})]
+
+
+@pytest.mark.parametrize("case", range(5))
+def test_layered_gives_the_vega_lite_of_alt_layer_and_copies_without_reconciling(case, monkeypatch):
+    parts, props = _layers()[case]
+    mine = charts.layered(*parts, **props)
+    assert isinstance(mine, charts.PlainLayerChart)
+    assert mine.to_dict() == alt.layer(*parts, **props).to_dict()  # validated against the schema too
+    # Its copies (properties(), shallow and deep) never run alt.LayerChart's reconciling again.
+    monkeypatch.setattr(alt.LayerChart, "__init__", lambda *a, **k: pytest.fail("layers reconciled again"))
+    resized = mine.properties(height=123)
+    assert resized.to_dict()["height"] == 123 and resized.to_dict()["layer"] == mine.to_dict()["layer"]
+    assert mine.copy().to_dict() == mine.to_dict()
+
+
+def test_layers_with_their_own_sizes_or_parameters_go_through_alt_layer():
+    df = pd.DataFrame({"x": [1, 2]})
+    sized = alt.Chart(df).mark_point().encode(x=alt.X("x:Q")).properties(width=100)
+    picked = alt.Chart(df).mark_point().encode(x=alt.X("x:Q")).add_params(alt.selection_point())
+    for parts in ((sized, sized.mark_line()), (picked, alt.Chart(df).mark_line().encode(x=alt.X("x:Q")))):
+        chart = charts.layered(*parts)
+        assert not isinstance(chart, charts.PlainLayerChart)
+        assert chart.to_dict() == alt.layer(*parts).to_dict()
+
+
+def test_schema_objects_are_not_validated_one_by_one_as_they_are_created():
+    from altair.utils import schemapi
+
+    assert schemapi.DEBUG_MODE is False  # set once by pages.ui.charts; the page specs are validated below
+    alt.Scale(type="not-a-scale-type")  # would raise while debug mode is on

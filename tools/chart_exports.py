@@ -53,17 +53,18 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
     from streamlit.testing.v1 import AppTest
 
     from pages.ui import charts
+    from pages.ui.compute import fn_path
 
-    original_call, original_show = charts._cached_call, charts.show_chart
+    original_call, original_show = charts.shared_call, charts.show_chart
     shown: list[tuple[str, Any, Any]] = []
 
-    def call(path: str, kwargs: dict[str, Any], _progress: Any = None) -> Any:
-        key = _key(path, kwargs)
+    def call(fn: Any, kwargs: dict[str, Any], container: Any = None, progress: bool = False) -> Any:
+        key = _key(fn_path(fn), kwargs)
         if replay:
             if key not in results:
                 raise KeyError(f"no recorded result for {key}")
             return pickle.loads(results[key])
-        value = original_call(path, kwargs, _progress)
+        value = original_call(fn, kwargs, container, progress=progress)
         results[key] = pickle.dumps(value)
         return value
 
@@ -71,7 +72,7 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
         shown.append((name, chart, data))
         original_show(chart, data, name, *args, **kwargs)
 
-    charts._cached_call, charts.show_chart = call, show
+    charts.shared_call, charts.show_chart = call, show
     try:
         for page, lang, extra in [(p, lang, e) for p in EXPORT_PAGES for lang in LANGS
                                   for e in [{}, *EXTRA_SETTINGS.get(p, [])]]:
@@ -95,7 +96,7 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
                         stem.with_suffix(".csv").write_bytes(frame.to_csv(index=False).encode("utf-8"))
                 print(f"{page:<12} {lang} {extra or ''}: {len(shown)} charts", file=sys.stderr)
     finally:
-        charts._cached_call, charts.show_chart = original_call, original_show
+        charts.shared_call, charts.show_chart = original_call, original_show
 
 
 def _normalised_spec(text: str) -> Any:

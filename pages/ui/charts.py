@@ -34,6 +34,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 import streamlit as st
+from altair.utils import schemapi
+from altair.vegalite.v6.schema import core as vl_core
 
 from core.errors import BackendError, BudgetError, InputError
 from core.scales import parse_scale
@@ -61,6 +63,14 @@ SMALL_WIDTH, SMALL_HEIGHT = 280, 200
 FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
 FIGURE_CACHE_ENTRIES = 1024
 FIGURE_WAIT_S = 0.25             # how often a session waiting for another's build looks again
+
+# Altair checks every schema object against the Vega-Lite schema as it is created ("debug mode"),
+# which cost a tenth of building a chart. It is switched off here once, when the server first
+# imports this module, and never switched back: Altair's own copy() brackets itself with
+# `debug_mode(False)`, saving and restoring this one global, so with sessions building charts on
+# several threads at once it could end up either way at random anyway. The specs the pages send
+# are validated against the schema by the tests instead (tests/test_charts.py).
+schemapi.disable_debug_mode()
 
 
 # ---------------------------------------------------------------- labels and colours
@@ -539,6 +549,49 @@ def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str 
                            key=f"dl-{name}-svg")
 
 
+_LAYER_PROPS = ("params", "name", "width", "height", "view")
+
+
+def layered(*charts: Any, **props: Any) -> Any:
+    """`alt.layer(*charts, **props)`, without its copies where there is nothing to reconcile.
+
+    alt.layer deep-copies every layer two or three times (to lift selection parameters, to name
+    views, to move shared data and sizes to the top), re-creating each of their scales, axes and
+    legends: a fifth of building a page's charts. For plain layers (no parameters, names or sizes
+    of their own) the result is the same chart — the same Vega-Lite, which a test checks — built
+    from shallow copies; anything else goes through alt.layer."""
+    def plain(c: Any) -> bool:
+        if not isinstance(c, alt.Chart) or any(c._get(p) is not alt.Undefined for p in _LAYER_PROPS):
+            return False
+        enc = c._get("encoding")
+        return enc is alt.Undefined or all(enc._get(f) is alt.Undefined for f in ("row", "column", "facet"))
+
+    if not charts or "params" in props or not all(plain(c) for c in charts):
+        return alt.layer(*charts, **props)
+    layers = [c.copy(deep=False) for c in charts]
+    data = props.pop("data", alt.Undefined)
+    first = layers[0]._get("data")
+    if data is alt.Undefined:  # data shared by every layer moves to the top, as alt.layer does
+        shared = first is not alt.Undefined and all(c._get("data") is first for c in layers)
+        data = first if shared else alt.Undefined
+    else:
+        shared = all(c._get("data") is alt.Undefined or c._get("data") is data for c in layers)
+    if shared:
+        for c in layers:
+            c.data = alt.Undefined
+    return PlainLayerChart(layer=layers, data=data, **props)
+
+
+class PlainLayerChart(alt.LayerChart):
+    """The LayerChart `layered` builds: its layers were reconciled once, when it was created, so
+    its copies (which Altair makes by calling the class again: `.properties()`, naming its data,
+    splitting panels) take its parts as they are instead of reconciling — deep-copying — every
+    layer again."""
+
+    def __init__(self, data: Any = alt.Undefined, layer: Any = (), **kwargs: Any) -> None:
+        vl_core.TopLevelLayerSpec.__init__(self, data=data, layer=list(layer), **kwargs)
+
+
 def dk_rule(dk: int) -> alt.Chart:
     """A dashed vertical rule marking the current d_k on a d_k axis."""
     df = pd.DataFrame({"dk": [dk], "label": [t("common.current_dk")]})
@@ -642,8 +695,7 @@ def sweep_lines(df: pd.DataFrame, y: str, y_title: str, scales: list[str], dk: i
     if title:
         props["title"] = alt.TitleParams(title, anchor="start", fontSize=14)
     # Sizes and title given to the layer itself: .properties() would deep-copy the whole chart.
-    return alt.layer(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36), dk_rule(dk),
-                     **props)
+    return layered(base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36), dk_rule(dk), **props)
 
 
 @figure_cache
