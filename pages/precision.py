@@ -20,6 +20,7 @@ from pages.ui.charts import (
     scale_colours,
     scale_label,
     show_chart,
+    side_by_side,
     what_to_notice,
     with_scale_labels,
 )
@@ -89,7 +90,7 @@ def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
         return layered(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk),
                          width=SMALL_WIDTH - 20, height=200, title=dtype)
 
-    chart = alt.hconcat(*[panel(d) for d in DTYPES]).properties(
+    chart = side_by_side(*[panel(d) for d in DTYPES]).properties(
         title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
     shown = [panel(DTYPES[0], dash_legend=False), panel(DTYPES[1], colour_legend=False),
              panel(DTYPES[2], colour_legend=False, dash_legend=False)]

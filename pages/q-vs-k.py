@@ -23,6 +23,7 @@ from pages.ui.charts import (
     run_with_progress,
     scale_label,
     show_chart,
+    side_by_side,
     what_to_notice,
 )
 from pages.ui.controls import page_slider, page_toggle, settings
@@ -63,7 +64,7 @@ def normalisations_figure(cells: list[dict]) -> Figure:
                 title=alt.TitleParams(title, anchor="start", fontSize=12, limit=HEAT + 40),
             )
         )
-    heat = alt.hconcat(*panels).resolve_scale(color="independent")
+    heat = side_by_side(*panels).resolve_scale(color="independent")
     return figure(heat, frame, max_width=HEAT + 70)
 
 

@@ -21,6 +21,7 @@ from pages.ui.charts import (
     scale_colours,
     scale_label,
     show_chart,
+    side_by_side,
     what_to_notice,
     with_scale_labels,
 )
@@ -47,7 +48,7 @@ def histogram_figure(rows: list[dict], dk: int, scale: str) -> Figure:
                      alt.Tooltip("theory:Q", format=".3g", title=t("variance.hist.theory"))])
         line = base.mark_line(color="#000000", strokeWidth=2).encode(x=alt.X("x:Q"), y=alt.Y("theory:Q"))
         panels.append(layered(bars, line).properties(width=WIDTH - 40, height=SMALL_HEIGHT))
-    chart = alt.hconcat(*panels).properties(
+    chart = side_by_side(*panels).properties(
         title=alt.TitleParams(t("variance.hist.title", dk=dk, scale=scale_label(scale)), anchor="start"))
     return figure(chart, hist)
 

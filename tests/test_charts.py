@@ -256,3 +256,22 @@ def test_schema_objects_are_not_validated_one_by_one_as_they_are_created():
 
     assert schemapi.DEBUG_MODE is False  # set once by pages.ui.charts; the page specs are validated below
     alt.Scale(type="not-a-scale-type")  # would raise while debug mode is on
+
+
+def test_side_by_side_gives_the_vega_lite_of_alt_hconcat_and_copies_without_reconciling(monkeypatch):
+    df = pd.DataFrame({"dk": [1, 4, 16], "y": [0.5, 1.0, 2.0]})
+    base = alt.Chart(df).encode(x=alt.X("dk:Q"), y=alt.Y("y:Q"))
+    left = charts.layered(base.mark_line(), base.mark_point(), width=200, height=150, title="a")
+    right = alt.Chart(pd.DataFrame({"dk": [2], "y": [1.0]})).mark_rect().encode(x=alt.X("dk:O"))
+    right = right.properties(width=100)
+    for parts in ((left, right), (left, left.properties(title="b")), (base.mark_line(), base.mark_point())):
+        mine = charts.side_by_side(*parts, title="t")
+        assert isinstance(mine, charts.PlainHConcatChart)
+        assert mine.to_dict() == alt.hconcat(*parts, title="t").to_dict()
+    resolved = charts.side_by_side(left, right).resolve_scale(color="independent")
+    assert resolved.to_dict() == alt.hconcat(left, right).resolve_scale(color="independent").to_dict()
+    monkeypatch.setattr(alt.HConcatChart, "__init__", lambda *a, **k: pytest.fail("panels reconciled again"))
+    assert mine.properties(title="u").to_dict()["title"] == "u"
+    picked = base.mark_point().add_params(alt.selection_point())
+    monkeypatch.undo()
+    assert not isinstance(charts.side_by_side(picked, base.mark_line()), charts.PlainHConcatChart)

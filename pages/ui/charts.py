@@ -549,7 +549,31 @@ def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str 
                            key=f"dl-{name}-svg")
 
 
-_LAYER_PROPS = ("params", "name", "width", "height", "view")
+def _lift_data(charts: tuple[Any, ...], data: Any) -> tuple[Any, list[Any]]:
+    """(top-level data, shallow copies of `charts`): data shared by every chart moves to the top, as
+    alt.layer and alt.hconcat move it (or, given `data`, charts holding that same data leave it)."""
+    parts = [c.copy(deep=False) for c in charts]
+    first = parts[0]._get("data")
+    if data is alt.Undefined:
+        shared = first is not alt.Undefined and all(c._get("data") is first for c in parts)
+        data = first if shared else alt.Undefined
+    else:
+        shared = all(c._get("data") is alt.Undefined or c._get("data") is data for c in parts)
+    if shared:
+        for c in parts:
+            c.data = alt.Undefined
+    return data, parts
+
+
+def _plain_unit(c: Any, own: tuple[str, ...]) -> bool:
+    """A single-view chart without selection parameters, a name or facet channels, nor any of `own`."""
+    if not isinstance(c, alt.Chart) or any(c._get(p) is not alt.Undefined for p in ("params", "name", *own)):
+        return False
+    enc = c._get("encoding")
+    return enc is alt.Undefined or all(enc._get(f) is alt.Undefined for f in ("row", "column", "facet"))
+
+
+_LAYER_SIZES = ("width", "height", "view")  # alt.layer would move these from a layer to the top
 
 
 def layered(*charts: Any, **props: Any) -> Any:
@@ -560,26 +584,20 @@ def layered(*charts: Any, **props: Any) -> Any:
     legends: a fifth of building a page's charts. For plain layers (no parameters, names or sizes
     of their own) the result is the same chart — the same Vega-Lite, which a test checks — built
     from shallow copies; anything else goes through alt.layer."""
-    def plain(c: Any) -> bool:
-        if not isinstance(c, alt.Chart) or any(c._get(p) is not alt.Undefined for p in _LAYER_PROPS):
-            return False
-        enc = c._get("encoding")
-        return enc is alt.Undefined or all(enc._get(f) is alt.Undefined for f in ("row", "column", "facet"))
-
-    if not charts or "params" in props or not all(plain(c) for c in charts):
+    if not charts or "params" in props or not all(_plain_unit(c, _LAYER_SIZES) for c in charts):
         return alt.layer(*charts, **props)
-    layers = [c.copy(deep=False) for c in charts]
-    data = props.pop("data", alt.Undefined)
-    first = layers[0]._get("data")
-    if data is alt.Undefined:  # data shared by every layer moves to the top, as alt.layer does
-        shared = first is not alt.Undefined and all(c._get("data") is first for c in layers)
-        data = first if shared else alt.Undefined
-    else:
-        shared = all(c._get("data") is alt.Undefined or c._get("data") is data for c in layers)
-    if shared:
-        for c in layers:
-            c.data = alt.Undefined
+    data, layers = _lift_data(charts, props.pop("data", alt.Undefined))
     return PlainLayerChart(layer=layers, data=data, **props)
+
+
+def side_by_side(*charts: Any, **props: Any) -> Any:
+    """`alt.hconcat(*charts, **props)` without its deep copies, for panels that are plain charts or
+    `layered` charts (nothing to reconcile); anything else goes through alt.hconcat."""
+    if not charts or "params" in props or not all(isinstance(c, PlainLayerChart) or _plain_unit(c, ())
+                                                  for c in charts):
+        return alt.hconcat(*charts, **props)
+    data, panels = _lift_data(charts, props.pop("data", alt.Undefined))
+    return PlainHConcatChart(hconcat=panels, data=data, **props)
 
 
 class PlainLayerChart(alt.LayerChart):
@@ -590,6 +608,13 @@ class PlainLayerChart(alt.LayerChart):
 
     def __init__(self, data: Any = alt.Undefined, layer: Any = (), **kwargs: Any) -> None:
         vl_core.TopLevelLayerSpec.__init__(self, data=data, layer=list(layer), **kwargs)
+
+
+class PlainHConcatChart(alt.HConcatChart):
+    """The HConcatChart `side_by_side` builds, copied as PlainLayerChart is."""
+
+    def __init__(self, data: Any = alt.Undefined, hconcat: Any = (), **kwargs: Any) -> None:
+        vl_core.TopLevelHConcatSpec.__init__(self, data=data, hconcat=list(hconcat), **kwargs)
 
 
 def dk_rule(dk: int) -> alt.Chart:
