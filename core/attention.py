@@ -174,27 +174,41 @@ def jacobian_spectral_norm(p: Array, iterations: int = 64) -> Array:
     decreasing in λ there. The top term is rewritten as (p₁(1−p₁) − λ)/(p₁ − λ) with
     1 − p₁ = Σ_{i≠1} p_i, so nearly one-hot rows keep full relative precision.
     The bound ‖J‖₂ ≤ 2(1 − p_max) (SCIENCE.md §3c) narrows the bracket. Computed in float64.
+
+    Solved in units of s = 1 − p₁ (λ = s·μ, r_i = p_i / s for i ≠ 1), where f(λ) / s is
+        F(μ) = (p₁ − μ)/(p₁ − s·μ) − Σ_{i≠1} r_i² / (r_i − μ),
+    so the squares cannot underflow however saturated the row (p_(2) ≈ 1e-200 in float64).
+    Safeguarded Newton: a step F/F′ that stays inside the bracket is taken, else the bracket is
+    halved, and the sign of F shrinks the bracket either way; it stops once no row's μ moves by
+    more than a few units in the last place (a handful of steps), or after `iterations` steps.
     """
     xp = array_module(p)
     P = xp.asarray(p, dtype=xp.float64)
     P = -xp.sort(-P, axis=-1)  # descending
     p1 = P[..., 0]
-    rest = P[..., 1:]
-    tail = rest.sum(axis=-1)  # 1 − p₁, accurately
-    lo = rest[..., 0]
-    hi = xp.minimum(p1, 2.0 * tail)
-    hi = xp.maximum(hi, lo)
+    tail = P[..., 1:].sum(axis=-1)  # 1 − p₁, accurately
+    s = xp.where(tail > 0, tail, 1.0)
+    r = P[..., 1:] / s[..., None]
+    lo = r[..., 0]
+    hi = xp.maximum(xp.minimum(p1, 2.0 * tail) / s, lo)
+    ulp = 4.0 * np.finfo(np.float64).eps
 
-    def f(lam: Array) -> Array:
-        # At an exact tie (lo = hi) a term divides by zero; the bracket is then already closed.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            top = (p1 * tail - lam) / (p1 - lam)
-            others = (rest * rest / (rest - lam[..., None])).sum(axis=-1)
-        return top - others
-
+    mu = 0.5 * (lo + hi)
     for _ in range(iterations):
-        mid = 0.5 * (lo + hi)
-        positive = f(mid) > 0  # root lies above mid
-        lo = xp.where(positive, mid, lo)
-        hi = xp.where(positive, hi, mid)
-    return 0.5 * (lo + hi)
+        # At an exact tie (lo = hi) a term divides by zero; the bracket is then already closed.
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            gap = p1 - s * mu
+            dr = r - mu[..., None]
+            q = r * r / dr
+            f = (p1 - mu) / gap - q.sum(axis=-1)
+            df = -(p1 * p1) / (gap * gap) - (q / dr).sum(axis=-1)
+            newton = mu - f / df
+        lo = xp.where(f > 0, mu, lo)  # the root lies above μ
+        hi = xp.where(f < 0, mu, hi)
+        inside = (newton >= lo) & (newton <= hi)
+        step = xp.where(f == 0, mu, xp.where(inside, newton, 0.5 * (lo + hi)))
+        done = bool(xp.all(xp.abs(step - mu) <= ulp * xp.abs(step)))
+        mu = step
+        if done:
+            break
+    return s * mu

@@ -73,7 +73,17 @@ def test_spectral_norm_keeps_relative_precision_when_nearly_one_hot():
     # p = (1 − ε, ε): J = ε(1 − ε)[[1, −1], [−1, 1]], so ‖J‖₂ = 2ε(1 − ε) exactly.
     eps = 1e-30
     p = np.array([[1.0 - eps, eps]])  # 1 − ε rounds to 1; the tail sum keeps ε
-    assert A.jacobian_spectral_norm(p)[0] == pytest.approx(2 * eps, rel=1e-9)
+    assert A.jacobian_spectral_norm(p)[0] == pytest.approx(2 * eps, rel=1e-9, abs=0)
+
+
+def test_spectral_norm_keeps_its_precision_where_the_squares_underflow():
+    # p_(2)² ≈ 1e-400 underflows to 0 in float64; ‖J‖₂ = 2 p₁ p₂ (n = 2) or close to it must not halve.
+    assert A.jacobian_spectral_norm(np.array([[1.0, 1e-200]]))[0] == pytest.approx(2e-200, rel=1e-12, abs=0)
+    # p = (1 − a − b, a, b), a, b ≪ 1: J = [[a+b, −a, −b], [−a, a, 0], [−b, 0, b]] up to O(a²),
+    # whose largest eigenvalue is a + b + √(a² − ab + b²).
+    a, b = 3e-190, 1e-190
+    expected = a + b + np.sqrt(9.0 - 3.0 + 1.0) * 1e-190
+    assert A.jacobian_spectral_norm(np.array([[1.0, a, b]]))[0] == pytest.approx(expected, rel=1e-12, abs=0)
 
 
 def test_spectral_norm_uniform_is_one_over_n():
