@@ -4,6 +4,7 @@
     python -m tools.page_profile                          # every page: first-run and warm script seconds
     python -m tools.page_profile saturation --profile 25  # plus the 25 costliest calls of a warm rerun
     python -m tools.page_profile "lesson?step=3"          # a page with its own query (lesson steps)
+    python -m tools.page_profile --new-charts             # plus reruns that rebuild every chart
     python -m tools.page_profile --json
 
 "Script time" is one whole run of app.py with the page (router, sidebar, page, URL sync), as
@@ -11,6 +12,9 @@ ScriptRunner._run_script executes it; the browser's share (drawing Vega charts) 
 tools.page_timing. The first run of a page computes what its caches lack (pages timed earlier in
 the same process may have filled some: its "first" column is not a cold server); the reruns after
 it are warm: what every rerun of a class of sessions costs the server's one interpreter lock.
+With --new-charts, as many reruns again with the shared chart cache emptied before each: the
+results are cached but every chart is built anew, as after a move to new settings (the cost of
+building charts, which a rerun to new data pays on top of its computation).
 """
 
 from __future__ import annotations
@@ -79,9 +83,13 @@ def split_target(target: str) -> tuple[str, dict[str, str]]:
     return name, dict(parse_qsl(query))
 
 
-def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0) -> dict:
-    """A first run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares."""
+def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0,
+            new_charts: bool = False) -> dict:
+    """A first run, then `reruns` warm reruns of one page; script seconds of each, hotspot shares;
+    with `new_charts`, `reruns` more that each build every chart again (results cached)."""
     from streamlit.testing.v1 import AppTest
+
+    from pages.ui.charts import FIGURES
 
     name, extra = split_target(name)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
@@ -94,11 +102,19 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0)
     with timed_script_runs(profiler) as warm:
         for _ in range(reruns):
             at.run()
+    rebuilt: list[float] = []
+    if new_charts:
+        with timed_script_runs() as rebuilt:
+            for _ in range(reruns):
+                FIGURES.clear()
+                at.run()
     errors = [e.value for e in at.exception] if at.exception else []
     label = name + ("?" + "&".join(f"{k}={v}" for k, v in extra.items()) if extra else "")
     out = {"page": label, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
            "warm_median_s": round(statistics.median(warm), 4), "exceptions": errors,
            "charts": len(at.get("vega_lite_chart"))}
+    if new_charts:
+        out["new_charts_median_s"] = round(statistics.median(rebuilt), 4)
     if profiler is not None:
         stats = pstats.Stats(profiler)
         total = sum(warm)
@@ -123,6 +139,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--profile", type=int, default=0, metavar="TOP",
                     help="cProfile the warm reruns; print the TOP costliest calls per page")
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
+    ap.add_argument("--new-charts", action="store_true",
+                    help="also time reruns that build every chart anew (results cached)")
     ap.add_argument("--json", action="store_true", help="print one JSON object")
     args = ap.parse_args(argv)
     unknown = [p for p in args.pages if split_target(p)[0] not in PROFILED]
@@ -132,15 +150,20 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if str(ROOT) not in sys.path:
         sys.path.insert(0, str(ROOT))
-    results = [measure(p, args.reruns, {"lang": args.lang}, args.profile) for p in args.pages]
+    query = {"lang": args.lang}
+    results = [measure(p, args.reruns, query, args.profile, args.new_charts) for p in args.pages]
     if args.json:
         print(json.dumps({"reruns": args.reruns, "pages": [{k: v for k, v in r.items() if k != "profile"}
                                                            for r in results]}, indent=2))
         return 0
-    print(f"{'page':<14} {'first s':>8} {'warm s (median of ' + str(args.reruns) + ')':>24} {'charts':>7}")
+    extra = f" {'new charts s':>13}" if args.new_charts else ""
+    warm = f"warm s (median of {args.reruns})"
+    print(f"{'page':<14} {'first s':>8} {warm:>24} {'charts':>7}{extra}")
     for r in results:
         flag = f"  EXCEPTION: {r['exceptions']}" if r["exceptions"] else ""
-        print(f"{r['page']:<14} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}{flag}")
+        rebuilt = f" {r['new_charts_median_s']:>13.4f}" if args.new_charts else ""
+        row = f"{r['page']:<14} {r['first_s']:>8.3f} {r['warm_median_s']:>24.4f} {r['charts']:>7}"
+        print(f"{row}{rebuilt}{flag}")
     for r in results:
         if "profile" in r:
             print(f"\n== {r['page']}: share of warm script time ==")
