@@ -13,11 +13,21 @@ DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
 N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
 # Estimated seconds (core.budget's throughput model) one interactive figure may spend.
 APP_BUDGET_S = 0.4
+PRECISION_BUDGET_S = APP_BUDGET_S / 2  # three dtypes, each a pass in torch on one thread
+PRECISION_MIN_QUERIES = 16
 
 
 def sweep_dks(dk: int, grid: Sequence[int] = DK_GRID) -> list[int]:
     """The d_k values of a sweep: the grid plus the current d_k."""
     return sorted({*grid, int(dk)})
+
+
+def planned_dks(dks: Sequence[int], grid: Sequence[int] = DK_GRID) -> list[int]:
+    """The d_k values a sweep's budget is planned for: its grid values (all of them when none is on
+    the grid). The current d_k, when off the grid, comes on top of the budget (at most one more
+    point), so moving it leaves every other point's trials, and so its numbers, as they were."""
+    on_grid = [d for d in dks if d in set(grid)]
+    return on_grid or list(dks)
 
 
 def fit_trials(trials: int, seconds_per_trial: float, budget_s: float = APP_BUDGET_S) -> int:
@@ -50,7 +60,20 @@ def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False)
 
 
 def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:
-    flops = sum(2.0 * n * n * d for d in dks)
-    elem = 8.0 * n * n * len(dks) * max(1, n_scales) * 3
-    return fit_trials(trials, budget.estimate_seconds(flops, elem, sum(2.0 * n * d for d in dks)),
-                      budget_s=APP_BUDGET_S / 2)
+    return fit_trials(trials, _precision_seconds(n, n, dks, n_scales), budget_s=PRECISION_BUDGET_S)
+
+
+def precision_queries(n: int, dks: Sequence[int], n_scales: int) -> int:
+    """Query rows per trial the precision sweep affords (each against all n keys): n while one whole
+    n × n trial fits the budget, else fewer (at least PRECISION_MIN_QUERIES): at n = 1024 a single
+    trial computes about 75 M logits in three dtypes, over a second on one core."""
+    one = _precision_seconds(n, n, dks, n_scales)
+    if one <= PRECISION_BUDGET_S:
+        return n
+    return min(n, max(PRECISION_MIN_QUERIES, math.floor(n * PRECISION_BUDGET_S / one)))
+
+
+def _precision_seconds(queries: int, n: int, dks: Sequence[int], n_scales: int) -> float:
+    flops = sum(2.0 * queries * n * d for d in dks)
+    elem = 8.0 * queries * n * len(dks) * max(1, n_scales) * 3
+    return budget.estimate_seconds(flops, elem, sum(1.0 * (queries + n) * d for d in dks))

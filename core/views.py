@@ -22,16 +22,20 @@ from core.attention import entropy, jacobian_spectral_norm, softmax, softmax_jac
 from core.backend import get_backend
 from core.errors import InputError
 from core.experiments.entropy_grid import trial_seconds
+from core.experiments.score_variance import scaled_rows
 from core.figure_budget import (
     APP_BUDGET_S,
     DK_GRID,
     N_GRID,
     fit_trials,
     gradient_trials,
+    planned_dks,
+    precision_queries,
     precision_trials,
     saturation_trials,
     variance_samples,
 )
+from core.memo import Memo, frozen
 from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
 from core.scales import parse_scale, scale_factor
 
@@ -68,23 +72,53 @@ def _defined(scale: str, d: int) -> bool:
     return True
 
 
-def _grouped(run: Callable[[list[int], list[str]], dict[str, Any]], dks: Sequence[int],
-             scales: Sequence[str]) -> list[dict[str, Any]]:
-    """Rows of run(dks, scales), each scale over the d_k values where it is defined (log: d_k ≥ 2).
+PARTS = Memo()  # every sweep's rows, by the parameters it was run with (core.memo)
+
+
+def _grouped(fn: Callable[..., dict[str, Any]], dks: Sequence[int], scales: Sequence[str],
+             progress: Progress = None, per_dk: bool = False, **kwargs: Any) -> list[dict[str, Any]]:
+    """Rows of fn(dks, scales=…, **kwargs), each scale over the d_k values where it is defined
+    (log: d_k ≥ 2), kept in PARTS by what they were run with.
 
     Scales defined on the same d_k values share one call. Rows are seeded per d_k, not per call,
-    so grouping does not change any number. Sorted by (d_k, order of `scales`).
+    so grouping does not change any number. Sorted by (d_k, order of `scales`). `kwargs` are the
+    parameters the sweep really runs with (trials after the budget), so two views, or two settings
+    of one view, that lead to the same sweep compute it once. `per_dk`: one call (and one kept
+    part) per d_k, for experiments whose rows depend on their own d_k alone; moving d_k off the
+    grid then computes one new row instead of the whole sweep.
     """
     if not scales:
         raise InputError("give at least one scale")
     groups: dict[tuple[int, ...], list[str]] = {}
     for name in scales:
         groups.setdefault(tuple(d for d in dks if _defined(name, d)), []).append(name)
+    calls = [(part, names) for group, names in groups.items() if group
+             for part in ([(d,) for d in group] if per_dk else [group])]
+    weights = [float(sum(part)) for part, _ in calls]  # the work of a call grows with its d_k
+    total, done = sum(weights) or 1.0, 0.0
     rows: list[dict[str, Any]] = []
-    for group_dks, names in groups.items():
-        if group_dks:
-            rows += run(list(group_dks), names)["rows"]
+    for (part, names), weight in zip(calls, weights, strict=True):
+        key = (fn.__module__, fn.__qualname__, part, tuple(names), frozen(kwargs))
+        span = _progress_span(progress, done / total, (done + weight) / total)
+        rows += PARTS.get_or_compute(key, lambda d=part, sc=names, span=span: fn(
+            list(d), scales=sc, progress=span, **kwargs)["rows"])
+        done += weight
     order = {parse_scale(name).name: i for i, name in enumerate(scales)}
+    rows.sort(key=lambda r: (r["dk"], order.get(r["scale"], 0)))
+    return rows
+
+
+def _variance_rows(dks: Sequence[int], scales: Sequence[str], progress: Progress = None,
+                   **kwargs: Any) -> list[dict[str, Any]]:
+    """core.experiments.variance's rows for every scale, from one kept part per d_k whatever the
+    scales: the samples do not depend on the scale (Var(c·q·k) = c²·Var(q·k)), so adding a scale
+    draws nothing new. Same numbers and order as _grouped(ex.variance, …)."""
+    raw = _grouped(ex.variance, dks, ["none"], progress, per_dk=True, **kwargs)  # c = 1: defined at every d_k
+    order = {name: i for i, name in enumerate(scales)}
+    rows = []
+    for r in raw:
+        here = [x for x in scales if _defined(x, r["dk"])]
+        rows += scaled_rows(r["dk"], r["rho"], r["dist"], r["mean_raw"], r["var_raw"], r["var_raw_se"], here)
     rows.sort(key=lambda r: (r["dk"], order.get(r["scale"], 0)))
     return rows
 
@@ -133,17 +167,17 @@ def overview_summary(dks: Sequence[int], n: int, scales: Sequence[str], trials: 
     """
     dks, ok = _plan(dks, scales)
     gpu = _is_gpu(backend)
-    n_var = variance_samples(trials, n, dks, gpu)
-    n_sat = saturation_trials(trials, n, dks, len(ok), gpu)
+    planned = planned_dks(dks)
+    n_var = variance_samples(trials, n, planned, gpu)
+    n_sat = saturation_trials(trials, n, planned, len(ok), gpu)
     n_grad = gradient_trials(trials, n, dks, len(ok), gpu)
-    var = _grouped(lambda d, sc: ex.variance(d, sc, trials=n_var, seed=seed, backend=backend, dtype=dtype,
-                                             progress=_progress_span(progress, 0.0, 0.2)), dks, ok)
-    sat = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=n_sat, seed=seed, backend=backend,
-                                               dtype=dtype, progress=_progress_span(progress, 0.2, 0.7)),
-                   dks, ok)
-    grad = _grouped(lambda d, sc: ex.gradient_sweep(d, n=n, scales=sc, trials=n_grad, seed=seed,
-                                                        backend=backend, dtype=dtype,
-                                                        progress=_progress_span(progress, 0.7, 1.0)), dks, ok)
+    # rho and dist as the variance page passes them, so both pages share the same kept parts
+    var = _variance_rows(dks, ok, _progress_span(progress, 0.0, 0.2), trials=n_var, seed=seed, rho=0.0,
+                         dist="normal", backend=backend, dtype=dtype)
+    sat = _grouped(ex.saturation, dks, ok, _progress_span(progress, 0.2, 0.7), per_dk=True,
+                   n=n, trials=n_sat, seed=seed, backend=backend, dtype=dtype)
+    grad = _grouped(ex.gradient_sweep, dks, ok, _progress_span(progress, 0.7, 1.0), n=n, trials=n_grad,
+                    seed=seed, backend=backend, dtype=dtype)
     rows = []
     for v, s, g in zip(var, sat, grad, strict=True):
         rows.append({"dk": v["dk"], "scale": v["scale"], "var_scaled": v["var_scaled"],
@@ -200,9 +234,9 @@ def variance_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int
     `samples` (q·k pairs per d_k) is what score_samples should draw for the matching histogram.
     """
     dks, ok = _plan(dks, scales)
-    samples = variance_samples(trials, n, dks, _is_gpu(backend))
-    res = _grouped(lambda d, sc: ex.variance(d, sc, trials=samples, seed=seed, rho=rho, dist=dist,
-                                             backend=backend, dtype=dtype, progress=progress), dks, ok)
+    samples = variance_samples(trials, n, planned_dks(dks), _is_gpu(backend))
+    res = _variance_rows(dks, ok, progress, trials=samples, seed=seed, rho=rho, dist=dist,
+                   backend=backend, dtype=dtype)
     rows = []
     for r in res:
         c2 = r["c"] ** 2
@@ -274,9 +308,9 @@ def saturation_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: i
                     ) -> dict[str, Any]:
     """Saturation metrics vs d_k per scale (core.experiments.saturation) and their values at d_k."""
     dks, ok = _plan(dks, scales)
-    used = saturation_trials(trials, n, dks, len(ok), _is_gpu(backend))
-    rows = _grouped(lambda d, sc: ex.saturation(d, n=n, scales=sc, trials=used, seed=seed, backend=backend,
-                                                dtype=dtype, progress=progress), dks, ok)
+    used = saturation_trials(trials, n, planned_dks(dks), len(ok), _is_gpu(backend))
+    rows = _grouped(ex.saturation, dks, ok, progress, per_dk=True, n=n, trials=used, seed=seed,
+                    backend=backend, dtype=dtype)
     return {"rows": rows, "scales": ok, "trials": used, "ln_n": math.log(n)}
 
 
@@ -297,7 +331,10 @@ def entropy_grid(scale: str, trials: int, seed: int = 0, ns: Sequence[int] = N_G
     def trials_for(n: int) -> int:
         return fit_trials(trials, trial_seconds(n, dks), budget_s=share)  # host work, whatever the backend
 
-    res = ex.entropy_grid(ns, dks, scale, trials_for, seed=seed, dtype=dtype, progress=progress)
+    used = {n: trials_for(n) for n in ns}  # the key: the trials that run, not the trials asked for
+    key = ("entropy_grid", tuple(ns), tuple(dks), parse_scale(scale).name, frozen(used), seed, dtype)
+    res = PARTS.get_or_compute(key, lambda: ex.entropy_grid(ns, dks, scale, used.__getitem__, seed=seed,
+                                                            dtype=dtype, progress=progress))
     rows = [{"n": r["n"], "dk": r["dk"], "entropy_mean": r["entropy_mean"], "entropy_se": r["entropy_se"],
              "ln_n": r["ln_n"], "entropy_fraction": r["entropy_mean"] / r["ln_n"], "trials": r["trials"]}
             for r in res["rows"]]
@@ -315,9 +352,8 @@ def gradient_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int
     is one smooth path."""
     dks, ok = _plan(dks, scales)
     used = gradient_trials(trials, n, dks, len(ok), _is_gpu(backend))
-    rows = _grouped(lambda d, sc: ex.gradient_sweep(d, n=n, scales=sc, trials=used, seed=seed,
-                                                        backend=backend, dtype=dtype, progress=progress),
-                    dks, ok)
+    rows = _grouped(ex.gradient_sweep, dks, ok, progress, n=n, trials=used, seed=seed, backend=backend,
+                    dtype=dtype)
     return {"rows": rows, "scales": ok, "trials": used}
 
 
@@ -393,10 +429,11 @@ def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: in
     """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
     ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
     dks, ok = _plan(dks, scales)
-    used = precision_trials(trials, n, dks, len(ok))
+    used = precision_trials(trials, n, planned_dks(dks), len(ok))
+    queries = precision_queries(n, planned_dks(dks), len(ok))
     with _torch_single_threaded():
-        rows = _grouped(lambda d, sc: ex.precision(d, n=n, scales=sc, trials=used, seed=seed,
-                                                   progress=progress), dks, ok)
+        rows = _grouped(ex.precision, dks, ok, progress, per_dk=True, n=n, trials=used, seed=seed,
+                        queries=None if queries == n else queries)
     crossings = []
     for s in ok:
         fp16 = [r for r in rows if r["scale"] == s and r["dtype"] == "float16"]
@@ -408,5 +445,6 @@ def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: in
     masks = {}
     for r in rows:
         masks.setdefault(r["dtype"], r["mask_value"])
-    return {"rows": rows, "scales": ok, "trials": used, "crossings": crossings, "mask": masks,
-            "mask_value": ex.MASK_VALUE, "fp16_max": FP16_MAX, "fp16_overflow_logit": FP16_OVERFLOW_LOGIT}
+    return {"rows": rows, "scales": ok, "trials": used, "queries": queries, "crossings": crossings,
+            "mask": masks, "mask_value": ex.MASK_VALUE, "fp16_max": FP16_MAX,
+            "fp16_overflow_logit": FP16_OVERFLOW_LOGIT}

@@ -121,8 +121,8 @@ if view is not None:
         col.metric(t("precision.metric.max_logit", scale=label), fmt_num(row["max_logit"]))
         col.metric(t("precision.metric.naive", scale=label), fmt_pct(row["naive_nonfinite_fraction"]))
         col.metric(t("precision.metric.stable", scale=label), fmt_pct(row["stable_nonfinite_fraction"]))
-    st.caption(t("precision.metrics_caption", dk=s.dk, n=s.n, rows=view["trials"] * s.n,
-                 trials=view["trials"]))
+    st.caption(t("precision.metrics_caption", dk=s.dk, n=s.n, rows=view["trials"] * view["queries"],
+                 trials=view["trials"], queries=view["queries"]))
 
     left, right = st.columns([5, 4], gap="medium")
     with left:

@@ -108,3 +108,13 @@ def run_page(page: str, query: dict[str, str] | None = None, locale: str | None 
 @pytest.fixture
 def open_page():
     return run_page
+
+
+@pytest.fixture(autouse=True)
+def _fresh_sweep_parts():
+    """Each test computes its own sweeps (core.views.PARTS keeps them by what they ran with), so a
+    test that makes a sweep fail is not answered from an earlier test's rows."""
+    views = sys.modules.get("core.views")
+    if views is not None:
+        views.PARTS.clear()
+    yield

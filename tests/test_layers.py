@@ -43,6 +43,7 @@ FLOORS: dict[str, int] = {
     "core.timing": 0,
     "core.stats": 0,
     "core.figure_budget": 0,
+    "core.memo": 0,
     "core.gpu.device": 1,
     "core.gpu.launch": 1,
     "core.gpu.twins": 1,

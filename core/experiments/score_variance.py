@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 
@@ -16,7 +17,7 @@ from core import budget
 from core.backend import Backend, as_backend
 from core.results import Progress, Result, result, tick
 from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
-from core.scales import Scale, scale_factor
+from core.scales import Scale, parse_scale, scale_factor
 from core.validate import check_dks, check_scales, check_trials, chunks_per_dk
 
 
@@ -58,14 +59,24 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
         s4 = float((c2**4).mean())
         var_raw = s2 * trials / max(1, trials - 1)
         se = math.sqrt(max(0.0, s4 - s2 * s2) / trials)
-        for s in scale_list:
-            c = scale_factor(s, d)
-            rows.append({
-                "dk": d, "rho": rho, "scale": s.name, "dist": dist,
-                "mean_raw": mean, "var_raw": var_raw, "var_raw_se": se,
-                "theory_mean": rho * d, "theory_var": theory_variance(d, rho, dist),
-                "c": c, "var_scaled": c * c * var_raw, "var_scaled_se": c * c * se,
-            })
+        rows += scaled_rows(d, rho, dist, mean, var_raw, se, scale_list)
     params = {"dk": dks, "scale": [s.name for s in scale_list], "trials": trials, "seed": seed,
               "rho": rho, "dist": dist, "dtype": be.dtype}
     return result("variance", be.name, params, rows)
+
+
+def scaled_rows(d: int, rho: float, dist: str, mean: float, var_raw: float, se: float,
+                scales: Sequence[str | Scale]) -> list[dict[str, Any]]:
+    """One row per scale from the raw moments at d_k: Var(c·q·k) = c²·Var(q·k), its error c²·se.
+
+    The draws do not depend on the scale, so a row for another scale needs no new samples."""
+    rows = []
+    for s in scales:
+        c = scale_factor(s, d)
+        rows.append({
+            "dk": d, "rho": rho, "scale": parse_scale(s).name if isinstance(s, str) else s.name,
+            "dist": dist, "mean_raw": mean, "var_raw": var_raw, "var_raw_se": se,
+            "theory_mean": rho * d, "theory_var": theory_variance(d, rho, dist),
+            "c": c, "var_scaled": c * c * var_raw, "var_scaled_se": c * c * se,
+        })
+    return rows

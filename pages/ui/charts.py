@@ -38,10 +38,11 @@ from altair.utils import schemapi
 from altair.vegalite.v6.schema import core as vl_core
 
 from core.errors import BackendError, BudgetError, InputError
+from core.memo import drop_idle
 from core.scales import parse_scale
 from pages.ui.compute import shared_call
 from pages.ui.i18n import current_lang, t
-from pages.ui.shared_work import JANITOR, drop_idle
+from pages.ui.shared_work import JANITOR
 from pages.ui.user_text import literal
 
 # Okabe & Ito (2008), safe for the common colour-vision deficiencies.

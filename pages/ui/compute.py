@@ -23,12 +23,14 @@ from typing import Any
 
 import streamlit as st
 
+from core.views import PARTS
 from pages.ui.i18n import t
-from pages.ui.shared_work import HEAVY, LIGHT, RESULTS, RUNS, Flight, give_back_memory, result_key
+from pages.ui.shared_work import HEAVY, JANITOR, LIGHT, RESULTS, RUNS, Flight, give_back_memory, result_key
 
 HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
 PROGRESS_INTERVAL_S = 0.1  # the least time between two updates of a progress bar
+JANITOR.evictors.append(PARTS.drop_unused)  # once per process: a quiet server drops unused sweeps too
 
 
 class ProgressThrottle:

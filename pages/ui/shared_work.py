@@ -39,6 +39,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.memo import drop_idle, frozen
+
 RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickled size)
 RESULT_ENTRIES = 1024
 HEAVY_SLOTS = 1             # heavy jobs running at once on one server
@@ -60,17 +62,9 @@ EVICT_AFTER_S = 45.0        # once that quiet, cached results and charts unused 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
 
-def _frozen(value: Any) -> Any:
-    if isinstance(value, (list, tuple)):
-        return tuple(_frozen(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _frozen(v)) for k, v in value.items()))
-    return value
-
-
 def result_key(path: str, kwargs: dict[str, Any]) -> Key:
     """The store's key for `path(**kwargs)` ("core.views:saturation_view"); lists count as tuples."""
-    return path, tuple(sorted((k, _frozen(v)) for k, v in kwargs.items()))
+    return path, tuple(sorted((k, frozen(v)) for k, v in kwargs.items()))
 
 
 @dataclass
@@ -82,21 +76,6 @@ class Flight:
     data: bytes | None = None          # the pickled result once done
     meta: dict[str, Any] = field(default_factory=dict)
     error: Exception | None = None     # a failure every waiter should see as well
-
-
-def drop_idle(entries: OrderedDict[Any, Any], used: dict[Any, float], idle_s: float,
-              size: Callable[[Any], int]) -> tuple[int, int]:
-    """From an LRU-ordered cache and its last-use times (time.monotonic), drop the entries unused
-    for `idle_s` seconds; (how many, their total `size`). The caller holds the cache's lock."""
-    cutoff, dropped, freed = time.monotonic() - idle_s, 0, 0
-    while entries:
-        key = next(iter(entries))  # least recently used first
-        if used.get(key, -float("inf")) > cutoff:
-            break
-        freed += size(entries.pop(key))
-        used.pop(key, None)
-        dropped += 1
-    return dropped, freed
 
 
 class ResultStore:

@@ -17,8 +17,8 @@ TEXT: dict[str, dict[str, str]] = {
     "precision.metric.naive": {"en": "NaN rows, naive fp16, {scale}", "zh": "NaN 行比例，朴素 fp16，{scale}"},
     "precision.metric.stable": {"en": "NaN rows, stable fp16, {scale}", "zh": "NaN 行比例，稳定 fp16，{scale}"},
     "precision.metrics_caption": {
-        "en": "At d_k = {dk}, n = {n}, over {rows} rows ({trials} trials × n). Logits are formed in float32 and rounded to the dtype, as a model's are.",
-        "zh": "d_k = {dk}、n = {n} 时，基于 {rows} 行（{trials} 次试验 × n）。logit 先在 float32 中计算，再舍入到目标类型，与模型中的做法相同。",
+        "en": "At d_k = {dk}, n = {n}, over {rows} rows ({trials} trials × {queries} queries, each against all n keys; at large n a trial takes fewer queries to stay quick). Logits are formed in float32 and rounded to the dtype, as a model's are.",
+        "zh": "d_k = {dk}、n = {n} 时，基于 {rows} 行（{trials} 次试验 × {queries} 个查询，每个查询对全部 n 个键；n 较大时每次试验取较少的查询以保持响应速度）。logit 先在 float32 中计算，再舍入到目标类型，与模型中的做法相同。",
     },
     "precision.logit.title": {"en": "Largest |logit| vs d_k", "zh": "最大 |logit| 随 d_k 的变化"},
     "precision.logit.y": {"en": "largest |c·q·k| over all rows", "zh": "所有行中最大的 |c·q·k|"},
