@@ -25,7 +25,17 @@ import streamlit as st
 
 from core.views import PARTS
 from pages.ui.i18n import t
-from pages.ui.shared_work import HEAVY, JANITOR, LIGHT, RESULTS, RUNS, Flight, give_back_memory, result_key
+from pages.ui.shared_work import (
+    HEAVY,
+    JANITOR,
+    LIGHT,
+    RESULTS,
+    RUNS,
+    Courtesy,
+    Flight,
+    give_back_memory,
+    result_key,
+)
 
 HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
@@ -100,8 +110,17 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
     timed = path in TIMED_FUNCTIONS
     throttle = ProgressThrottle()
 
+    heavy = path in HEAVY_FUNCTIONS
+
     def compute(flight: Flight) -> tuple[Any, dict[str, Any]]:
         busy = RUNS.others() if timed else 0
+        courtesy = Courtesy(LIGHT)
+        shown = {"pct": 0, "key": ""}
+
+        def show(pct: int, key: str) -> None:
+            if (pct, key) != (shown["pct"], shown["key"]):
+                shown.update(pct=pct, key=key)
+                box.progress(pct / 100, text=t(key))
 
         def report(fraction: float) -> None:
             nonlocal busy
@@ -110,12 +129,14 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
                 busy = max(busy, RUNS.others())
             pct = throttle(fraction)
             if pct is not None:
-                box.progress(pct / 100, text=t("common.computing"))
+                show(pct, "common.computing")
+            if heavy:  # between two steps: let the light pages' computations go first
+                courtesy.pause(lambda: show(shown["pct"], "hosting.giving_way"))
 
         def job() -> Any:
             return fn(progress=report, **kwargs) if progress else fn(**kwargs)
 
-        gate, notice = (HEAVY, "hosting.queue") if path in HEAVY_FUNCTIONS else (LIGHT, "hosting.queue_light")
+        gate, notice = (HEAVY, "hosting.queue") if heavy else (LIGHT, "hosting.queue_light")
         with gate.slot(_queue_notice(box, notice)):
             try:
                 value = job()

@@ -4,7 +4,8 @@
   bounded by its total size (not only its entry count); sessions asking for a result that is being
   computed wait for that computation instead of starting their own.
 - `HEAVY`: heavy jobs (the cost page's live timing, the training page) run one at a time, in the
-  order they asked; the others wait, told their place.
+  order they asked; the others wait, told their place. Between its steps a running heavy job gives
+  way to light work (`Courtesy`), within a bound that keeps it moving.
 - `LIGHT`: every other computation, at most two at a time (the server's cores), in the order they
   asked: thirty sessions computing at once would share one interpreter lock and all finish late,
   and each would hold its arrays in memory meanwhile.
@@ -45,6 +46,8 @@ RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickle
 RESULT_ENTRIES = 1024
 HEAVY_SLOTS = 1             # heavy jobs running at once on one server
 LIGHT_SLOTS = 2             # other computations running at once
+YIELD_SHARE = 2.0           # a heavy job waits for light work at most twice as long as it works …
+YIELD_STEP_S = 0.5          # … and at most this long at a time
 POLL_S = 0.25               # how often a waiting session looks again (and updates what it shows)
 TRIM_EVERY_S = 5.0          # the least time between two malloc_trim calls
 # glibc mallopt: at most this many arenas (default 8 per core: each thread's frees stay in its own
@@ -202,6 +205,18 @@ class HeavyGate:
         with self._cond:
             return self._running, len(self._queue)
 
+    def wait_idle(self, timeout: float) -> float:
+        """Block until no job holds or waits for a slot, at most `timeout` s; the seconds waited."""
+        start = time.monotonic()
+        deadline = start + timeout
+        with self._cond:
+            while self._running or self._queue:
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    break
+                self._cond.wait(min(left, POLL_S))
+        return time.monotonic() - start
+
     @contextlib.contextmanager
     def slot(self, wait: Callable[[int, float], None]) -> Iterator[None]:
         """Hold a slot for the `with` body; until one is free call `wait(ahead, seconds_waited)`
@@ -232,6 +247,35 @@ class HeavyGate:
             with self._cond:
                 self._running -= 1
                 self._cond.notify_all()
+
+
+class Courtesy:
+    """Lets a heavy job give way to light work between its steps, without starving itself.
+
+    `pause()` (called by the heavy job at each progress report) waits while light computations
+    run or wait, at most `step` s at a time and only while the job has yielded less than `share`
+    times the time it has worked: a heavy job keeps at least 1 / (1 + share) of its own speed.
+    On two cores a training run would otherwise hold one of them (two, with torch's intra-op
+    threads) while thirty students move sliders. Returns the seconds it waited.
+    """
+
+    def __init__(self, light: HeavyGate, share: float = YIELD_SHARE, step: float = YIELD_STEP_S,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.light, self.share, self.step, self.clock = light, share, step, clock
+        self.start = clock()
+        self.yielded = 0.0
+
+    def pause(self, notify: Callable[[], Any] | None = None) -> float:
+        """Wait for light work as above; `notify()` is called first when there is some to wait for."""
+        worked = self.clock() - self.start - self.yielded
+        allowed = min(self.step, self.share * worked - self.yielded)
+        if allowed <= 0 or self.light.load() == (0, 0):
+            return 0.0
+        if notify is not None:
+            notify()
+        waited = self.light.wait_idle(allowed)
+        self.yielded += waited
+        return waited
 
 
 class RunRegistry:

@@ -13,6 +13,11 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "正在排队：耗时任务（实时计时、训练）在服务器上一次只运行一个，"
               "前面还有 {ahead} 个正在运行或等待。已等待 {seconds} 秒。",
     },
+    "hosting.giving_way": {
+        "en": "Computing; paused for a moment while other visitors' pages compute (heavy jobs give way "
+              "to the light pages on a shared server)…",
+        "zh": "计算中；其他访问者的页面正在计算，暂时让行（在共享服务器上，耗时任务优先让轻量页面先算）……",
+    },
     "hosting.computing_shared": {
         "en": "Computing (another session asked for the same figure; it is computed once for both)…",
         "zh": "计算中（另一个会话请求了同一张图，只计算一次，结果共用）……",
