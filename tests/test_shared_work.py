@@ -3,6 +3,7 @@ bytes, heavy jobs one at a time in order, and the count of other runs a live tim
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 import types
@@ -397,47 +398,44 @@ def test_a_figure_asked_for_by_many_sessions_at_once_is_built_once():
     assert cache.drop_unused(0.01) == 1 and cache.stats() == (0, 0)
 
 
+@contextlib.contextmanager
+def _light_job(gate, seconds=5.0):
+    """A job holding one of `gate`'s slots in its own thread until the block ends, at most `seconds`."""
+    held, release = threading.Event(), threading.Event()
+
+    def job():
+        with gate.slot(lambda ahead, waited: None):
+            held.set()
+            release.wait(seconds)
+
+    worker = threading.Thread(target=job)
+    worker.start()
+    held.wait(5)
+    try:
+        yield
+    finally:
+        release.set()
+        worker.join(5)
+
+
 def test_a_heavy_job_gives_way_to_light_work_but_keeps_moving():
     light = HeavyGate(2)
     now = [0.0]
     courtesy = Courtesy(light, share=2.0, step=0.3, clock=lambda: now[0])
     told = []
     assert courtesy.pause(lambda: told.append(1)) == 0.0 and told == []  # nothing light to wait for
-    held, release = threading.Event(), threading.Event()
-
-    def light_job():
-        with light.slot(lambda ahead, waited: None):
-            held.set()
-            release.wait(5)
-
-    worker = threading.Thread(target=light_job)
-    worker.start()
-    held.wait(5)
-    try:
+    with _light_job(light):
         now[0] = 1.0  # the heavy job has worked 1 s: it may give way up to 2 s, 0.3 s at a time
         waited = courtesy.pause(lambda: told.append(1))
         assert 0.25 <= waited <= 1.0 and told == [1]
         courtesy.yielded = 2.0  # yielded twice what it worked: no more waiting until it works more
         assert courtesy.pause(lambda: told.append(1)) == 0.0 and told == [1]
-    finally:
-        release.set()
-        worker.join(5)
     now[0] = 10.0
     assert courtesy.pause() == 0.0  # light work done: nothing to wait for
 
 
 def test_wait_idle_returns_as_soon_as_light_work_ends():
     light = HeavyGate(1)
-    started = threading.Event()
-
-    def short_job():
-        with light.slot(lambda ahead, waited: None):
-            started.set()
-            time.sleep(0.2)
-
-    worker = threading.Thread(target=short_job)
-    worker.start()
-    started.wait(5)
-    waited = light.wait_idle(5.0)
-    worker.join(5)
+    with _light_job(light, seconds=0.2):
+        waited = light.wait_idle(5.0)
     assert 0.1 <= waited < 1.0
