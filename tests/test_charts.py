@@ -275,3 +275,19 @@ def test_side_by_side_gives_the_vega_lite_of_alt_hconcat_and_copies_without_reco
     picked = base.mark_point().add_params(alt.selection_point())
     monkeypatch.undo()
     assert not isinstance(charts.side_by_side(picked, base.mark_line()), charts.PlainHConcatChart)
+
+
+def test_frame_bytes_bounds_a_chart_table_from_above():
+    import numpy as np
+
+    from pages.ui.charts import frame_bytes
+
+    n = 200
+    tables = [
+        pd.DataFrame({"dk": np.arange(n), "value": np.random.default_rng(0).random(n)}),
+        pd.DataFrame({"dk": np.arange(n), "scale": ["power:0.75", "none"] * (n // 2),
+                      "label": ["缩放点积注意力 1/√d_k"] * n, "x": np.ones(n)}),
+        pd.DataFrame({"i": np.arange(n), "j": np.arange(n), "value": np.zeros(n, dtype="float32")}),
+    ]
+    for df in tables:
+        assert frame_bytes(df) >= int(df.memory_usage(deep=True).sum())
