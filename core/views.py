@@ -117,7 +117,7 @@ def _variance_rows(dks: Sequence[int], scales: Sequence[str], progress: Progress
     order = {name: i for i, name in enumerate(scales)}
     rows = []
     for r in raw:
-        here = [x for x in scales if _defined(x, r["dk"])]
+        here = [parse_scale(x) for x in scales if _defined(x, r["dk"])]
         rows += scaled_rows(r["dk"], r["rho"], r["dist"], r["mean_raw"], r["var_raw"], r["var_raw_se"], here)
     rows.sort(key=lambda r: (r["dk"], order.get(r["scale"], 0)))
     return rows
@@ -236,7 +236,7 @@ def variance_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int
     dks, ok = _plan(dks, scales)
     samples = variance_samples(trials, n, planned_dks(dks), _is_gpu(backend))
     res = _variance_rows(dks, ok, progress, trials=samples, seed=seed, rho=rho, dist=dist,
-                   backend=backend, dtype=dtype)
+                         backend=backend, dtype=dtype)
     rows = []
     for r in res:
         c2 = r["c"] ** 2
@@ -429,8 +429,9 @@ def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: in
     """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
     ln 65504 ≈ 11.09 (naive fp16 softmax overflows) and 65504 (the fp16 logit itself is inf)."""
     dks, ok = _plan(dks, scales)
-    used = precision_trials(trials, n, planned_dks(dks), len(ok))
-    queries = precision_queries(n, planned_dks(dks), len(ok))
+    planned = planned_dks(dks)
+    used = precision_trials(trials, n, planned, len(ok))
+    queries = precision_queries(n, planned, len(ok))
     with _torch_single_threaded():
         rows = _grouped(ex.precision, dks, ok, progress, per_dk=True, n=n, trials=used, seed=seed,
                         queries=None if queries == n else queries)

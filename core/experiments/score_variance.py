@@ -17,7 +17,7 @@ from core import budget
 from core.backend import Backend, as_backend
 from core.results import Progress, Result, result, tick
 from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
-from core.scales import Scale, parse_scale, scale_factor
+from core.scales import Scale, scale_factor
 from core.validate import check_dks, check_scales, check_trials, chunks_per_dk
 
 
@@ -66,7 +66,7 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
 
 
 def scaled_rows(d: int, rho: float, dist: str, mean: float, var_raw: float, se: float,
-                scales: Sequence[str | Scale]) -> list[dict[str, Any]]:
+                scales: Sequence[Scale]) -> list[dict[str, Any]]:
     """One row per scale from the raw moments at d_k: Var(c·q·k) = c²·Var(q·k), its error c²·se.
 
     The draws do not depend on the scale, so a row for another scale needs no new samples."""
@@ -74,8 +74,8 @@ def scaled_rows(d: int, rho: float, dist: str, mean: float, var_raw: float, se: 
     for s in scales:
         c = scale_factor(s, d)
         rows.append({
-            "dk": d, "rho": rho, "scale": parse_scale(s).name if isinstance(s, str) else s.name,
-            "dist": dist, "mean_raw": mean, "var_raw": var_raw, "var_raw_se": se,
+            "dk": d, "rho": rho, "scale": s.name, "dist": dist,
+            "mean_raw": mean, "var_raw": var_raw, "var_raw_se": se,
             "theory_mean": rho * d, "theory_var": theory_variance(d, rho, dist),
             "c": c, "var_scaled": c * c * var_raw, "var_scaled_se": c * c * se,
         })

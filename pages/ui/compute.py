@@ -108,13 +108,12 @@ def shared_call(fn: Callable[..., Any], kwargs: dict[str, Any], container: Any =
 def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box: Any, progress: bool
                  ) -> Callable[[Flight], tuple[Any, dict[str, Any]]]:
     timed = path in TIMED_FUNCTIONS
-    throttle = ProgressThrottle()
-
     heavy = path in HEAVY_FUNCTIONS
+    throttle = ProgressThrottle()
 
     def compute(flight: Flight) -> tuple[Any, dict[str, Any]]:
         busy = RUNS.others() if timed else 0
-        courtesy = Courtesy(LIGHT)
+        courtesy = Courtesy(LIGHT) if heavy else None
         shown = {"pct": 0, "key": ""}
 
         def show(pct: int, key: str) -> None:
@@ -130,7 +129,7 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
             pct = throttle(fraction)
             if pct is not None:
                 show(pct, "common.computing")
-            if heavy:  # between two steps: let the light pages' computations go first
+            if courtesy is not None:  # between two steps: let the light pages' computations go first
                 courtesy.pause(lambda: show(shown["pct"], "hosting.giving_way"))
 
         def job() -> Any:
