@@ -61,6 +61,35 @@ def correlate(rng: Any, q: Any, rho: float, dtype: str) -> Any:
     return z
 
 
+def dot_products(rng: Any, t: int, d: int, rho: float, dist: str, dtype: str) -> Any:
+    """t samples of q·k for q, k with d components each (k correlated with q at ρ), in float64.
+
+    Normal components are drawn exactly in distribution without forming q or k: by the rotation
+    invariance of z ~ N(0, I_d), q·z = ‖q‖·z₁ with z₁ ~ N(0, 1) independent of q, so with
+    ‖q‖² ~ χ²_d,
+        q·k = ρ‖q‖² + √(1 − ρ²)·‖q‖·z₁
+    (two draws a sample instead of 2·d). Uniform and Rademacher components are drawn and
+    multiplied, products summed in float64 (`dtype` is the dtype of the draws).
+    """
+    if dist == "normal":
+        r2 = rng.chisquare(float(d), size=t)
+        z = rng.standard_normal(t, dtype="float64")
+        z *= r2**0.5
+        if rho == 0.0:
+            return z
+        z *= math.sqrt(max(0.0, 1.0 - rho * rho))
+        z += rho * r2
+        return z
+    q = draw(rng, (t, d), dist, dtype)
+    k = correlate(rng, q, rho, dtype) if rho else draw(rng, (t, d), dist, dtype)
+    return (q * k).sum(axis=1, dtype="float64")
+
+
+def dot_cost(d: int, dist: str) -> float:
+    """Random draws one q·k sample costs (dot_products): 2 for normal components, else 2·d."""
+    return 2.0 if dist == "normal" else 2.0 * d
+
+
 def theory_variance(d_k: int, rho: float, dist: str) -> float:
     """Var(q·k) = d_k·(1 + ρ²(κ − 2)); for normal components d_k·(1 + ρ²) (SCIENCE.md §1)."""
     return d_k * (1.0 + rho * rho * (KURTOSIS[dist] - 2.0))

@@ -36,7 +36,7 @@ from core.figure_budget import (
     variance_samples,
 )
 from core.memo import Memo, frozen
-from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
+from core.sampling import check_distribution, check_rho, dot_products, draw, sub_seed, theory_variance
 from core.scales import parse_scale, scale_factor
 
 Progress = Callable[[float], None] | None
@@ -207,9 +207,7 @@ def score_samples(dk: int, scale: str, samples: int, seed: int = 0, rho: float =
     c = scale_factor(scale, dk)
     be = get_backend("numpy", "float32")
     rng = be.rng(sub_seed(seed, 1, dk))
-    q = draw(rng, (samples, dk), dist, "float32")
-    k = correlate(rng, q, rho, "float32") if rho else draw(rng, (samples, dk), dist, "float32")
-    raw = (q * k).sum(axis=1, dtype="float64")
+    raw = dot_products(rng, samples, dk, rho, dist, "float32")
     mean_t, var_t = rho * dk, theory_variance(dk, rho, dist)
     out_rows = []
     for kind, x, m, v in (("raw", raw, mean_t, var_t), ("scaled", raw * c, c * mean_t, c * c * var_t)):
@@ -234,7 +232,7 @@ def variance_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int
     `samples` (q·k pairs per d_k) is what score_samples should draw for the matching histogram.
     """
     dks, ok = _plan(dks, scales)
-    samples = variance_samples(trials, n, planned_dks(dks), _is_gpu(backend))
+    samples = variance_samples(trials, n, planned_dks(dks), _is_gpu(backend), dist)
     res = _variance_rows(dks, ok, progress, trials=samples, seed=seed, rho=rho, dist=dist,
                          backend=backend, dtype=dtype)
     rows = []

@@ -82,10 +82,10 @@ def test_moving_n_on_the_overview_reuses_the_capped_variance_sweep(monkeypatch):
     variance_calls = _counting(monkeypatch, "variance")
     saturation_calls = _counting(monkeypatch, "saturation")
     dks = sweep_dks(64)
-    assert variance_samples(200, 64, dks) == variance_samples(200, 128, dks)  # the budget caps both
-    a = views.overview_summary(dks, 64, ["sqrt", "none"], 200)
+    assert variance_samples(2000, 128, dks) == variance_samples(2000, 256, dks) < 2000 * 128  # capped
+    a = views.overview_summary(dks, 128, ["sqrt", "none"], 2000)
     first = (len(variance_calls), len(saturation_calls))
-    b = views.overview_summary(dks, 128, ["sqrt", "none"], 200)
+    b = views.overview_summary(dks, 256, ["sqrt", "none"], 2000)
     assert first == (len(dks), len(dks))  # one call per d_k
     assert (len(variance_calls), len(saturation_calls)) == (len(dks), 2 * len(dks))
     assert [r["var_scaled"] for r in a["rows"]] == [r["var_scaled"] for r in b["rows"]]

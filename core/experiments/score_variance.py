@@ -16,7 +16,7 @@ import numpy as np
 from core import budget
 from core.backend import Backend, as_backend
 from core.results import Progress, Result, result, tick
-from core.sampling import check_distribution, check_rho, correlate, draw, sub_seed, theory_variance
+from core.sampling import check_distribution, check_rho, dot_cost, dot_products, sub_seed, theory_variance
 from core.scales import Scale, scale_factor
 from core.validate import check_dks, check_scales, check_trials, chunks_per_dk
 
@@ -28,6 +28,8 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
 
     Theory: E[q·k] = ρ·d_k, Var(q·k) = d_k·(1 + ρ²(κ − 2)) (κ = E[x⁴]; normal: d_k·(1 + ρ²)),
     and Var(c·q·k) = c²·Var(q·k). `var_raw_se` is the standard error of the sample variance.
+    Samples of q·k come from core.sampling.dot_products (exact in distribution for normal
+    components without forming q and k; drawn and multiplied for the others).
     """
     be = as_backend(backend, dtype)
     dks = check_dks(dks)
@@ -36,8 +38,9 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
     dist = check_distribution(dist)
     scale_list = check_scales(scales, dks)
     item = np.dtype(be.dtype).itemsize
-    chunks = chunks_per_dk(lambda d: 3 * d * item, dks, trials, "variance")
-    total = sum(2.0 * trials * d for d in dks)
+    width = (lambda d: 1) if dist == "normal" else (lambda d: d)  # arrays of one chunk, per sample
+    chunks = chunks_per_dk(lambda d: 3 * width(d) * max(item, 8), dks, trials, "variance")
+    total = sum(trials * dot_cost(d, dist) for d in dks)
     budget.check_time(budget.estimate_seconds(samples=total, elementwise=total, gpu=be.is_gpu),
                       "this variance sweep", "fewer trials or a smaller d_k")
     rows, done = [], 0.0
@@ -47,10 +50,8 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
         dots = []
         for start in range(0, trials, chunk):
             t = min(chunk, trials - start)
-            q = draw(rng, (t, d), dist, be.dtype)
-            k = correlate(rng, q, rho, be.dtype) if rho else draw(rng, (t, d), dist, be.dtype)
-            dots.append(be.asnumpy((q * k).sum(axis=1, dtype="float64")))
-            done += 2.0 * t * d
+            dots.append(be.asnumpy(dot_products(rng, t, d, rho, dist, be.dtype)))
+            done += t * dot_cost(d, dist)
             tick(progress, done, total)
         x = np.concatenate(dots)
         mean = float(x.mean())
