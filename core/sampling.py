@@ -90,6 +90,12 @@ def dot_cost(d: int, dist: str) -> float:
     return 2.0 if dist == "normal" else 2.0 * d
 
 
+def dot_bytes(d: int, dist: str, itemsize: int) -> int:
+    """Bytes one q·k sample holds in dot_products: three float64 numbers for normal components,
+    else three d-vectors of the draws' dtype (q, k and their product)."""
+    return 3 * 8 if dist == "normal" else 3 * d * itemsize
+
+
 def theory_variance(d_k: int, rho: float, dist: str) -> float:
     """Var(q·k) = d_k·(1 + ρ²(κ − 2)); for normal components d_k·(1 + ρ²) (SCIENCE.md §1)."""
     return d_k * (1.0 + rho * rho * (KURTOSIS[dist] - 2.0))

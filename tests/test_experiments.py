@@ -116,6 +116,29 @@ def test_dot_sampler_draws_and_multiplies_other_distributions():
         assert np.array_equal(got, (q * k).sum(axis=1, dtype="float64"))
 
 
+def test_variance_of_other_distributions_draws_component_by_component_in_chunks():
+    """Uniform and Rademacher rows are the mean and variance of q·k drawn and multiplied, chunk by
+    chunk as the memory budget cuts the trials (three d-vectors of the dtype a sample), so a
+    sweep whose trials span several chunks gives the numbers it always gave."""
+    from core import budget
+    from core.sampling import draw, sub_seed
+
+    d, trials, seed = 4096, 1827, 3
+    chunk = budget.chunk_trials(3 * d * 4, trials, "variance")
+    assert chunk < trials  # several chunks
+    for dist in ("uniform", "rademacher"):
+        rng = np.random.default_rng(sub_seed(seed, 1, d))
+        dots = []
+        for start in range(0, trials, chunk):
+            t = min(chunk, trials - start)
+            q, k = draw(rng, (t, d), dist, "float32"), draw(rng, (t, d), dist, "float32")
+            dots.append((q * k).sum(axis=1, dtype="float64"))
+        x = np.concatenate(dots)
+        row = ex.variance([d], ["none"], trials=trials, seed=seed, dist=dist)["rows"][0]
+        assert row["mean_raw"] == pytest.approx(float(x.mean()), rel=1e-12, abs=1e-9)
+        assert row["var_raw"] == pytest.approx(float(x.var(ddof=1)), rel=1e-9)
+
+
 def test_gradients_median_collapses_unscaled_but_not_scaled():
     r = ex.gradients([16, 256], 10, ["none", "sqrt"], 3000, seed=0)
     get = {(row["dk"], row["scale"]): row for row in r["rows"]}

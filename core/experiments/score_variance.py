@@ -16,7 +16,15 @@ import numpy as np
 from core import budget
 from core.backend import Backend, as_backend
 from core.results import Progress, Result, result, tick
-from core.sampling import check_distribution, check_rho, dot_cost, dot_products, sub_seed, theory_variance
+from core.sampling import (
+    check_distribution,
+    check_rho,
+    dot_bytes,
+    dot_cost,
+    dot_products,
+    sub_seed,
+    theory_variance,
+)
 from core.scales import Scale, scale_factor
 from core.validate import check_dks, check_scales, check_trials, chunks_per_dk
 
@@ -38,8 +46,7 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
     dist = check_distribution(dist)
     scale_list = check_scales(scales, dks)
     item = np.dtype(be.dtype).itemsize
-    width = (lambda d: 1) if dist == "normal" else (lambda d: d)  # arrays of one chunk, per sample
-    chunks = chunks_per_dk(lambda d: 3 * width(d) * max(item, 8), dks, trials, "variance")
+    chunks = chunks_per_dk(lambda d: dot_bytes(d, dist, item), dks, trials, "variance")
     total = sum(trials * dot_cost(d, dist) for d in dks)
     budget.check_time(budget.estimate_seconds(samples=total, elementwise=total, gpu=be.is_gpu),
                       "this variance sweep", "fewer trials or a smaller d_k")
