@@ -21,8 +21,9 @@
 - `freeze_libraries()` (once per server, after torch has loaded): the libraries' objects set aside
   from garbage collection, so that a full collection walks only what the sessions made.
 - `JANITOR`: once the server has gone quiet after some activity, a full garbage collection and a
-  trim, repeated for a while (closed sessions are dropped up to server.disconnectedSessionTTL
-  later), so the memory of a class that has left goes back without anybody rerunning.
+  trim, repeated for a while, so the memory of a class that has left goes back without anybody
+  rerunning. (Streamlit drops a closed tab's session once server.disconnectedSessionTTL has passed
+  and another tab disconnects; the caches and the heap are what the janitor can give back.)
 
 Nothing here imports Streamlit: pages reach it through pages/ui/compute.py, and the tests drive it
 from plain threads.
@@ -59,7 +60,7 @@ TRIM_THRESHOLD = 1024 * 1024
 _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 QUIET_S = 5.0               # the janitor waits until no script has run for this long …
 CLEAN_EVERY_S = 10.0        # … cleans at most this often …
-LINGER_S = 120.0            # … and stops this long after the last run (closed sessions go by then)
+LINGER_S = 120.0            # … and stops this long after the last run
 EVICT_AFTER_S = 45.0        # once that quiet, cached results and charts unused this long are dropped
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
