@@ -78,6 +78,21 @@ def assert_healthy(page) -> None:
     assert box and box["width"] > 250 and box["height"] > 200, f"the chart is collapsed: {box}"
 
 
+# Where the step's buttons start, against the bottom of Streamlit's header (60 px, drawn opaque over
+# the page whenever the sidebar is collapsed: a phone, a locked link).
+NAV_UNDER_HEADER = """() => {
+  const header = document.querySelector('[data-testid="stHeader"]').getBoundingClientRect();
+  const nav = [...document.querySelectorAll('.st-key-lesson_prev button')]
+    .map(b => b.getBoundingClientRect()).find(r => r.height > 0);
+  return {header: header.bottom, nav: nav.top}; }"""
+
+
+def assert_nav_below_header(page, what: str) -> None:
+    where = page.evaluate(NAV_UNDER_HEADER)
+    assert where["nav"] >= where["header"], \
+        f"{what}: the Previous / Next buttons start under the header: {where}"
+
+
 def open_step(browser, url: str, viewport: dict, query: str):
     context = browser.new_context(viewport=viewport, locale="en-US")
     page = context.new_page()
@@ -145,6 +160,7 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
         assert CJK.search(page.locator(".st-key-lesson_question").inner_text())
     box = main_box(page)
     assert box["sh"] <= box["ch"] and box["sw"] <= box["cw"], f"step {step} does not fit 1280×720: {box}"
+    assert_nav_below_header(page, f"step {step} at 1280×720")
     screenshot(page, f"lesson-{step}-{lang}-1280x720")
     predict_and_reveal(page)
     box = main_box(page)
@@ -158,6 +174,7 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
     timing["phone_first_render_s"] = round(seconds, 2)
     assert_healthy(page)
     assert_fits_width(page, f"step {step} at 390 px")
+    assert_nav_below_header(page, f"step {step} at 390 px")
     predict_and_reveal(page)
     assert_fits_width(page, f"step {step} with its answer at 390 px")
     screenshot(page, f"lesson-{step}-{lang}-390x844", tall=True)
@@ -245,6 +262,9 @@ def test_locked_link_hides_the_sidebar_and_the_free_link_shows_it(browser, serve
         not page.locator('[data-testid="stExpandSidebarButton"]').is_visible()
     assert page.locator(".st-key-lesson_dk").is_visible(), "the step's own control stays"
     assert text_for("lesson.locked", "en") in page.locator('[data-testid="stMain"]').inner_text()
+    assert_nav_below_header(page, "the locked view at 1280×720")
+    box = main_box(page)
+    assert box["sh"] <= box["ch"], f"the locked view does not fit 1280×720: {box}"
     screenshot(page, "lesson-locked-en-1280x720")
     context.close()
     context, page, _ = open_step(browser, server, PROJECTOR, "lang=en&step=2")

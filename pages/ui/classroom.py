@@ -47,11 +47,12 @@ QR_ERROR = "m"  # medium error correction: survives a projector's glare and a ph
 QR_BORDER = 4   # the quiet zone of four modules the QR standard asks for
 QR_SIDE_PX = 440  # about 60 % of a 720-pixel projector's height: readable from the back of a room
 
-# One screen at 1280×720: the main area starts under the header and keeps its padding small; the
-# claim is set large (but shrinks on a phone); charts take their container's width.
+# One screen at 1280×720: the main area starts just under Streamlit's header (3.75rem, opaque over
+# the page whenever the sidebar is collapsed: a phone, a locked link) and keeps its padding small;
+# the claim is set large (but shrinks on a phone); charts take their container's width.
 _STYLE = """
 <style>
-.stMainBlockContainer { padding-top: 3rem; padding-bottom: 0.5rem; }
+.stMainBlockContainer { padding-top: 4rem; padding-bottom: 0.5rem; }
 @media (min-width: 640px) { .stMainBlockContainer { padding-left: 2.5rem; padding-right: 2.5rem; } }
 .st-key-lesson_claim h1 { font-size: clamp(1.25rem, 0.8rem + 1.45vw, 1.85rem); line-height: 1.25;
                           padding: 0 0 0.3rem 0; }
