@@ -14,7 +14,7 @@ import streamlit as st
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.shared_work import freeze_libraries
+from pages.ui.shared_work import freeze_libraries, torch_threads
 
 ROOT = Path(__file__).parent
 
@@ -47,9 +47,11 @@ def warm_up_torch() -> None:
     """Import torch once per server in the background: the gradient check and the precision
     page need it, and a cold import costs over a second on the first page that asks. Started
     after the first page has run, so that it does not compete with it for the interpreter.
-    Then the libraries' objects are set aside from garbage collection (freeze_libraries)."""
+    Then its intra-op pool is set to one thread, as NumPy's BLAS (torch_threads), and the
+    libraries' objects are set aside from garbage collection (freeze_libraries)."""
     def load() -> None:
         importlib.import_module("torch")
+        torch_threads()
         freeze_libraries()
 
     threading.Thread(target=load, daemon=True).start()

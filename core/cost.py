@@ -12,7 +12,8 @@ the datasheet's).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import pairwise
 from typing import Any
 
@@ -189,7 +190,9 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
             todo = [s for s in series if (*s, n, d) not in cache
                     and not _skip(s, measured[s], axis, n, d, h, be, level, naive_max_seconds)]
             if todo:
-                for s, row in ex.measure_points(be, todo, n, d, h, seed, repeats).items():
+                within = None if progress is None else partial(_within, progress, done, total)
+                for s, row in ex.measure_points(be, todo, n, d, h, seed, repeats,
+                                                between=within).items():
                     cache[(*s, n, d)] = row
             outs = {s: cache[(*s, n, d)].get("output") for s in series if (*s, n, d) in cache}
             for s in series:
@@ -237,7 +240,8 @@ def explore(ns: Sequence[int], ds: Sequence[int], d_h: int | None = None, n_at: 
     rows.sort(key=lambda r: (r["axis"] != "n", order[(r["impl"], r["engine"])], r[r["axis"]]))
     params = {"n": ns, "d": ds, "d_h": d_h, "n_at": n_at, "d_at": d_at, "impl": impl_list,
               "torch": torch_ref, "dtype": be.dtype, "repeats": repeats, "seed": seed,
-              "naive_max_seconds": naive_max_seconds, "level": level}
+              "naive_max_seconds": naive_max_seconds, "level": level,
+              "threads": None if be.is_gpu else cpu_threads(torch_ref)}
     return {"experiment": "cost-sweep", "backend": be.name, "device": be.describe(), "params": params,
             "rows": rows, "fits": fits, "ratios": _ratios(rows), "table": _table(rows, ns[-1], d_at),
             "peak": peak}
@@ -252,6 +256,29 @@ def _skip(s: tuple[str, str], measured: list[dict[str, Any]], axis: str, n: int,
     if s[0] != NAIVE or not measured:
         return False
     return _predict(measured, axis, n, d, h, s[0], be, level)[0] > naive_max_seconds
+
+
+def cpu_threads(torch_ref: bool = True) -> dict[str, int | None]:
+    """The threads the CPU engines time with, as they are now: NumPy's BLAS pool ("blas") and
+    torch's intra-op pool ("torch"; None without the torch lines). The app's server runs each at
+    one thread (two computations share its two cores); the command line leaves the libraries'
+    defaults (one per core)."""
+    from threadpoolctl import threadpool_info
+
+    blas = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    torch_threads = None
+    if torch_ref:
+        import torch
+
+        torch_threads = torch.get_num_threads()
+    return {"blas": max(blas) if blas else None, "torch": torch_threads}
+
+
+def _within(progress: Callable[[float], Any], done: int, total: int, fraction: float) -> None:
+    """Progress within one point of the sweep (`fraction` of its timed calls made), as a share of
+    all `total` points: reported after every call, so a shared server's other work can go first
+    between two calls (the page pauses a heavy job there) instead of after the whole point."""
+    progress((done + fraction) / total)
 
 
 def _check_budget(axes: dict[str, list[tuple[int, int]]], series: list[tuple[str, str]], be: Backend,

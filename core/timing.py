@@ -21,6 +21,7 @@ from core.backend import Backend
 MAX_SECONDS = 10.0  # stop repeating (after at least two rounds) once this much time was spent
 MIN_ROUND_SECONDS = 0.02  # rounds faster than this are repeated more (see time_interleaved)
 AUTORANGE = 5  # … up to this many times the requested repeats
+Between = Callable[[int, int], Any] | None  # called after each call: (calls so far, calls planned)
 
 
 class Clock:
@@ -71,30 +72,48 @@ class Clock:
 
 def time_interleaved(fns: dict[Hashable, tuple[Callable[[], Any], Clock]], repeats: int = 5,
                      warmup: int = 1, max_seconds: float = MAX_SECONDS,
-                     min_round_seconds: float = MIN_ROUND_SECONDS, autorange: int = AUTORANGE
-                     ) -> tuple[dict[Any, list[float]], dict[Any, Any]]:
+                     min_round_seconds: float = MIN_ROUND_SECONDS, autorange: int = AUTORANGE,
+                     between: Between = None) -> tuple[dict[Any, list[float]], dict[Any, Any]]:
     """Time several functions round-robin (a, b, c, a, b, c, …) so background load hits each alike.
 
     Each gets `warmup` untimed calls (the last one's output is returned, for checking), then
     `repeats` timed ones. Fast rounds are noisy, so while one round takes under
     min_round_seconds, more rounds follow (up to autorange × repeats, until the rounds together
     took min_round_seconds × repeats). Once max_seconds have passed, at least two rounds are kept.
+    `between(calls, planned)`, when given, is called after every call, outside the timed part
+    (calls made so far; planned = len(fns) × (warmup + repeats)): a long measurement reports its
+    progress there, and a shared server lets other work go first. Time spent in it counts
+    towards neither a call nor max_seconds.
     Returns (seconds per timed call, warm-up output) per key.
     """
+    planned = len(fns) * (warmup + repeats)
+    calls, paused = 0, 0.0
+
+    def after_call() -> None:
+        nonlocal calls, paused
+        calls += 1
+        if between is not None:
+            t0 = time.perf_counter()
+            between(calls, planned)
+            paused += time.perf_counter() - t0
+
     outputs: dict[Any, Any] = {}
     for k, (fn, clock) in fns.items():
         for _ in range(warmup):
             outputs[k] = fn()
+            after_call()
         if clock.event is not None and warmup:  # let queued GPU work finish before timing
             clock.run(lambda: None)
     times: dict[Any, list[float]] = {k: [] for k in fns}
     t_start = time.perf_counter()
+    paused = 0.0
     r = 0
     while r < max(1, autorange) * repeats:
         for k, (fn, clock) in fns.items():
             times[k].append(clock.run(fn))
+            after_call()
         r += 1
-        elapsed = time.perf_counter() - t_start
+        elapsed = time.perf_counter() - t_start - paused
         if r >= 2 and elapsed > max_seconds:
             break
         if r >= repeats and elapsed >= min_round_seconds * repeats:

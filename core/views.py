@@ -404,10 +404,14 @@ def _torch_single_threaded() -> Iterator[None]:
     (the browser drawing the page on the same cores) a second OpenMP thread spin-waits against
     OpenBLAS's and the sweep takes 3-10x longer. Each op is row-wise or exact (max, isfinite,
     counts of rows), so one thread gives the same numbers. Concurrent callers share one
-    save/restore, so overlapping sessions cannot leave the process at one thread.
+    save/restore, so overlapping sessions cannot leave the process at one thread. Where torch
+    already runs one thread (the app's server sets it once for all sessions) nothing is changed.
     """
     import torch
 
+    if torch.get_num_threads() == 1:
+        yield
+        return
     with _TORCH_LOCK:
         if _torch_one["users"] == 0:
             _torch_one["saved"] = torch.get_num_threads()

@@ -242,6 +242,9 @@ if res is not None:
     dh_text = "d" if p["d_h"] is None else str(p["d_h"])
     st.caption(t("cost.setup", device=device_text(res["backend"]), dtype=p["dtype"], d_at=p["d_at"],
                  n_at=p["n_at"], dh=dh_text, repeats=p["repeats"], timer=t(f"cost.timer.{timer}")))
+    threads = p.get("threads")
+    if threads:
+        st.caption(t("cost.threads", blas=threads["blas"] or "?", torch=threads["torch"] or "—"))
     skipped = sorted({(r["axis"], r["n"], r["d"]) for r in res["rows"] if not r["measured"]})
     if skipped:
         st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms,

@@ -194,10 +194,25 @@ def test_explore_refuses_work_over_budget_and_bad_input():
         C.explore([16], [8], naive_max_seconds=0)
 
 
-def test_progress_reaches_one():
+def test_progress_reaches_one_and_is_reported_after_every_timed_call():
     seen: list[float] = []
     _small(torch_ref=False, progress=seen.append)
-    assert seen == sorted(seen) and seen[-1] == 1.0 and len(seen) == 6
+    assert seen == sorted(seen) and seen[0] > 0 and seen[-1] == 1.0
+    # every point of the 6 (3 n, 3 d) is reported done, and between two points the report comes
+    # after each call: a shared server lets other work go first there (pages/ui/compute.py)
+    assert {k / 6 for k in range(1, 7)} <= set(seen)
+    assert any(k / 6 < f < (k + 1) / 6 for f in seen for k in range(6))
+    assert len(seen) > 6 * 3 * 3  # 3 implementations × (1 warm-up + 2 repeats) at least, per point
+
+
+def test_measure_points_reports_the_fraction_of_its_calls():
+    be = get_backend("numpy", "float64")
+    seen: list[float] = []
+    rows = ex.measure_points(be, [("dot", "numpy"), ("dot", "torch")], 16, 4, 4, repeats=2,
+                             between=seen.append)
+    assert set(rows) == {("dot", "numpy"), ("dot", "torch")}
+    assert seen == sorted(seen) and seen[-1] == 1.0
+    assert seen[:3] == [1 / 6, 2 / 6, 3 / 6]  # 2 series × (1 warm-up + 2 repeats) planned
 
 
 # ---------------------------------------------------------------- the CLI drives the same code

@@ -307,6 +307,43 @@ def test_the_allocator_is_set_once_for_the_process_where_there_is_glibc():
     assert all(configure_allocator().values())
 
 
+def test_the_numerical_libraries_run_one_thread_each_on_the_server():
+    import threading
+
+    import torch
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from pages.ui.shared_work import COMPUTE_THREADS, compute_threads, configure_threads, torch_threads
+
+    assert COMPUTE_THREADS == 1
+    import scipy.linalg  # noqa: F401 (its own OpenBLAS, loaded after the module: the next computation sets it)
+
+    def run_elsewhere(fn):  # as a script run does: on a thread of its own, not the importing one
+        worker = threading.Thread(target=fn)
+        worker.start()
+        worker.join()
+
+    run_elsewhere(compute_threads)
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    assert len(blas) >= 2 and all(i["num_threads"] == 1 for i in blas)  # NumPy's and SciPy's
+    threadpool_limits(limits=2, user_api="blas")  # as a library might; the next setting wins
+    run_elsewhere(configure_threads)
+    assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")
+    assert configure_threads() == {i["filepath"]: 1 for i in blas}
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(2)
+        assert torch_threads() is True and torch.get_num_threads() == 1
+        assert torch_threads() is False  # set: nothing more to do
+        seen = []  # a later script run is a new thread: it starts at one thread too
+        worker = threading.Thread(target=lambda: seen.append((torch.get_num_threads(), torch_threads())))
+        worker.start()
+        worker.join()
+        assert seen == [(1, False)]
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_the_janitor_cleans_only_when_the_server_has_gone_quiet_and_not_for_ever():
     from pages.ui.shared_work import IdleJanitor, RunRegistry
 

@@ -38,6 +38,26 @@ def test_interleaved_timing_takes_event_time_and_round_robins():
     assert len(times["a"]) == 2
 
 
+def test_between_runs_after_every_call_outside_the_timing_and_the_time_limit():
+    import time
+
+    clock = _event_clock()
+    calls: list[str] = []
+    seen: list[tuple[int, int]] = []
+    fns = {"a": (lambda: calls.append("a"), clock), "b": (lambda: calls.append("b"), clock)}
+
+    def between(done: int, planned: int) -> None:
+        seen.append((done, planned, len(calls)))
+        time.sleep(0.02)  # a shared server letting other work go first
+
+    times, _ = timing.time_interleaved(fns, repeats=3, warmup=1, min_round_seconds=0.0,
+                                       max_seconds=0.03, between=between)
+    # once after each of the 2 warm-up and 6 timed calls, never inside a call
+    assert seen == [(k, 8, k) for k in range(1, 9)]
+    # 0.16 s were spent in `between`, yet the 0.03 s limit did not cut the repeats to two rounds
+    assert times == {"a": [1e-3] * 3, "b": [1e-3] * 3}
+
+
 def test_time_one_is_the_median_of_exactly_repeats_calls_after_warm_up():
     calls: list[int] = []
     elapsed = iter([0.0, 4.0, 1.0, 2.0, 9.0, 3.0])  # the wait for the warm-up's GPU work, then 5 calls

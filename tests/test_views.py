@@ -168,6 +168,19 @@ def test_precision_view_equals_core_and_restores_torch_threads():
     assert repr(v["rows"]) == repr(direct)  # repr: NaN compares equal to NaN
 
 
+def test_torch_single_threaded_changes_nothing_where_torch_already_runs_one_thread():
+    import torch
+
+    before = torch.get_num_threads()
+    try:
+        torch.set_num_threads(1)  # as the app's server sets it, once for all sessions
+        with views._torch_single_threaded():
+            assert views._torch_one["users"] == 0 and torch.get_num_threads() == 1
+        assert torch.get_num_threads() == 1
+    finally:
+        torch.set_num_threads(before)
+
+
 def test_torch_single_threaded_nests_across_threads_and_restores():
     import threading
 

@@ -131,12 +131,15 @@ def torch_impl(impl: str, x: dict[str, Any], d: int) -> Any:
 
 
 def measure_points(be: Backend, series: Sequence[tuple[str, str]], n: int, d: int, d_h: int,
-                   seed: int = 0, repeats: int = 5, warmup: int = 1) -> dict[tuple[str, str], dict]:
+                   seed: int = 0, repeats: int = 5, warmup: int = 1,
+                   between: Callable[[float], Any] | None = None) -> dict[tuple[str, str], dict]:
     """Time every (impl, engine) of `series` at one size on the same inputs, interleaved per engine.
 
     engine is the backend's own name (NumPy/CuPy through `run_impl`) or "torch".
     Each row: impl n d d_h seconds seconds_min seconds_max repeats flops special bytes
     intermediate_bytes gflops_per_s engine timer, and `output` (O as float64 NumPy, from warm-up).
+    `between(fraction)`, when given, is called after every call, outside the timed part, with the
+    fraction of the planned calls made so far (core.timing.time_interleaved).
     """
     item = np.dtype(be.dtype).itemsize
     x = cost_inputs(be, n, d, d_h, seed)
@@ -159,9 +162,13 @@ def measure_points(be: Backend, series: Sequence[tuple[str, str]], n: int, d: in
     with ctx:
         # Interleave within one engine only: alternating NumPy's BLAS threads with torch's OpenMP
         # pool makes each pay the other's thread wake-ups (measured: dot ×1.5 at n = 512).
+        planned, done = len(fns) * (warmup + repeats), 0
         for eng in dict.fromkeys(e for _, e in fns):
             group = {k: v for k, v in fns.items() if k[1] == eng}
-            t, out = time_interleaved(group, repeats, warmup)
+            share = len(group) * (warmup + repeats)
+            tick = None if between is None else partial(_tick, between, done, share, planned)
+            t, out = time_interleaved(group, repeats, warmup, between=tick)
+            done += share
             times.update(t)
             outputs.update(out)
     rows = {}
@@ -176,6 +183,13 @@ def measure_points(be: Backend, series: Sequence[tuple[str, str]], n: int, d: in
             row["output"] = (out.cpu().numpy() if eng == "torch" else be.asnumpy(out)).astype(np.float64)
         rows[(impl, eng)] = row
     return rows
+
+
+def _tick(between: Callable[[float], Any], done: int, share: int, planned: int, calls: int,
+          _group_planned: int) -> None:
+    """time_interleaved's `between` for one engine's group (`share` of the `planned` calls, after
+    `done` of them), as a fraction of all the planned calls; autoranged calls stay in the share."""
+    between((done + min(calls, share)) / planned)
 
 
 def torch_inputs(x: dict[str, Any], be: Backend) -> dict[str, Any]:

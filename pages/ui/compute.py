@@ -33,6 +33,7 @@ from pages.ui.shared_work import (
     RUNS,
     Courtesy,
     Flight,
+    compute_threads,
     give_back_memory,
     result_key,
 )
@@ -133,6 +134,7 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
                 courtesy.pause(lambda: show(shown["pct"], "hosting.giving_way"))
 
         def job() -> Any:
+            compute_threads()  # BLAS and torch pools at one thread, once each is loaded
             return fn(progress=report, **kwargs) if progress else fn(**kwargs)
 
         gate, notice = (HEAVY, "hosting.queue") if heavy else (LIGHT, "hosting.queue_light")

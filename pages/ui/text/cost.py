@@ -69,6 +69,13 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "{device}，{dtype}。随 n 变化时固定 d = d_k = {d_at}；随 d 变化时固定 n = {n_at}；d_h = {dh}。"
               "每个点：先预热 1 次，再让所有实现轮流计时 {repeats} 次；图中为中位数，误差线从最快到最慢。计时器：{timer}。",
     },
+    "cost.threads": {
+        "en": "Threads while timing: NumPy's BLAS {blas}, torch {torch}. The app's server runs each "
+              "library on one thread, as two computations share its two cores; the command at the "
+              "bottom of this page uses one thread per core.",
+        "zh": "计时时的线程数：NumPy 的 BLAS {blas} 个，torch {torch} 个。应用的服务器让每个库只用一个线程，"
+              "因为两个计算共用它的两个核心；本页底部的命令则每个核心一个线程。",
+    },
     "cost.timer.perf_counter": {"en": "wall clock (time.perf_counter)", "zh": "墙钟时间（time.perf_counter）"},
     "cost.timer.cuda-events": {"en": "CUDA events on the stream", "zh": "流上的 CUDA 事件"},
     "cost.cached": {"en": "Results are cached per backend and sizes; change a setting to measure again.",
