@@ -21,7 +21,7 @@ from pages.ui.charts import (
     sweep_figure,
     what_to_notice,
 )
-from pages.ui.controls import page_select, page_slider, settings
+from pages.ui.controls import page_expander, page_select, page_slider, settings
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
 
@@ -129,7 +129,8 @@ if view is not None:
                ("entropy_mean", "saturation.axis.entropy", False, None),
                ("effective_keys_mean", "saturation.axis.effective", True, None),
                ("saturated_fraction", "saturation.axis.saturated", False, (0.0, 1.0))]
-    for pair in (metrics[:2], metrics[2:]):
+
+    def curves(pair: list[tuple[str, str, bool, tuple[float, float] | None]]) -> None:
         cols = st.columns(2, gap="medium")
         for col, (field, key, log_y, domain) in zip(cols, pair, strict=True):
             with col:
@@ -138,9 +139,15 @@ if view is not None:
                                    height=SMALL_HEIGHT + 20)
                 show_chart(fig, name=f"saturation-{field}")
 
-    grid = run_with_progress(views.entropy_grid, scale=scale, trials=s.trials, seed=s.seed,
-                             backend=s.backend, dtype=s.dtype)
-    if grid is not None:
-        show_chart(grid_figure(grid["rows"], scale), name="saturation-entropy-grid")
-        st.caption(t("saturation.grid.caption"))
+    curves(metrics[:2])
+    # Read less often, and the grid is the page's costliest computation: drawn only when opened.
+    more, more_open = page_expander("sat_more", "saturation.more")
+    if more_open:
+        with more:
+            curves(metrics[2:])
+            grid = run_with_progress(views.entropy_grid, scale=scale, trials=s.trials, seed=s.seed,
+                                     backend=s.backend, dtype=s.dtype)
+            if grid is not None:
+                show_chart(grid_figure(grid["rows"], scale), name="saturation-entropy-grid")
+                st.caption(t("saturation.grid.caption"))
     what_to_notice("saturation.notice")

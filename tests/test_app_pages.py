@@ -152,3 +152,38 @@ def test_progress_throttle_shows_growing_percents_at_most_once_per_interval():
     now[0] += 0.2
     assert throttle(0.4) is None  # never backwards
     assert throttle(2.0) == 100  # clamped
+
+
+def test_the_saturation_pages_rarely_read_charts_are_computed_only_once_opened(monkeypatch):
+    import functools
+
+    calls = []
+    real = views.entropy_grid
+
+    @functools.wraps(real)  # same module and name: the same shared result key
+    def counted(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(views, "entropy_grid", counted)
+    query = {"lang": "en", "n": "8", "trials": "20", "seed": "41"}  # settings no other test uses
+    at = run_page("saturation", query)
+    assert not at.exception
+    assert any(e.label == text_for("saturation.more", "en") for e in at.expander)
+    assert len(at.get("vega_lite_chart")) == 4 and not calls  # heat map, weights, max weight, entropy
+    assert "sat_more" not in at.query_params
+
+    at.session_state["sat_more"] = True  # the reader opens it: the page reruns and draws it
+    at.run()
+    assert not at.exception
+    assert len(at.get("vega_lite_chart")) == 7 and len(calls) == 1
+    assert at.query_params["sat_more"] == "1"  # the link now opens it too
+
+    linked = run_page("saturation", {**query, "lang": "zh", "sat_more": "1"})  # a link opens it
+    assert not linked.exception and len(linked.get("vega_lite_chart")) == 7
+    assert len(calls) == 1  # the grid was computed once, for both sessions
+
+    bad = run_page("saturation", {**query, "sat_more": "[open](https://example.com)"})
+    assert not bad.exception and len(bad.get("vega_lite_chart")) == 4
+    (notice,) = [w.value for w in bad.warning if "sat_more" in w.value]
+    assert "default 0" in notice

@@ -128,6 +128,30 @@ def test_page_fits_the_screen_without_errors(browser, server, name, lang, device
     assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
 
 
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(browser, server, device):
+    """Closed, the section costs nothing; a click opens it (the URL says so) and draws its three
+    charts; a link with sat_more=1 opens the page with it open, fitting the screen."""
+    context, page = open_app(browser, f"{server}/saturation?lang=en", VIEWPORTS[device])
+    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    assert charts.count() == 4
+    page.locator('[data-testid="stExpander"] summary', has_text="More:").click()
+    page.wait_for_url(re.compile(r"[?&]sat_more=1\b"), timeout=60_000)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length == 7",
+                           timeout=60_000)
+    wait_idle(page, timeout_ms=60_000)
+    assert_healthy(page)
+    context.close()
+    context, page = open_app(browser, f"{server}/saturation?lang=zh&sat_more=1", VIEWPORTS[device])
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 7
+    assert_healthy(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot_full(page, SHOTS / f"saturation-more-zh-{device}-full.png")
+    too_wide = overflow(page)
+    context.close()
+    assert not too_wide, f"saturation with its section open at {device}: {too_wide}"
+
+
 @pytest.fixture(scope="module")
 def fit_server(browser):
     with serve(ARTIFACTS / "streamlit-phone-fit.log", script=ROOT / "tests" / "apps" / "phone_fit.py") as url:

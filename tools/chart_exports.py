@@ -26,7 +26,8 @@ EXPORT_PAGES = tuple(p for p in PAGES if p != "fact-check")
 LANGS = ("en", "zh")
 # Pages whose charts are not all shown at their defaults: the extra settings that show the others.
 EXTRA_SETTINGS = {"training": [{"train_metric": m}
-                               for m in ("accuracy", "entropy", "grad_wq_norm", "max_logit")]}
+                               for m in ("accuracy", "entropy", "grad_wq_norm", "max_logit")],
+                  "saturation": [{"sat_more": "1"}]}
 
 
 def _export_json(obj: Any) -> str:

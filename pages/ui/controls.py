@@ -149,6 +149,8 @@ def parse_flag(raw: str | None, default: bool = False) -> tuple[bool, str | None
 
 
 def _to_text(value: Any) -> str:
+    if isinstance(value, bool):  # as flags are written in links (parse_flag)
+        return "1" if value else "0"
     if isinstance(value, (list, tuple)):
         return ",".join(str(v) for v in value)
     if isinstance(value, float):
@@ -478,6 +480,18 @@ def page_toggle(key: str, label_key: str, default: bool = False, container: Any 
     value = bool(st.session_state[key])
     _want(key, int(value), int(default))
     return value
+
+
+def page_expander(key: str, label_key: str, default: bool = False, container: Any = None
+                  ) -> tuple[Any, bool]:
+    """An expander bound to `?key=1|0`: (its container, open). Opening or closing it reruns the
+    page, so what a page draws inside only while it is open costs nothing while it is closed."""
+    _check_page_key(key)
+    _seed(key, lambda raw: parse_flag(raw, default))
+    box = (container or st).expander(t(label_key), key=key, on_change="rerun")
+    value = bool(st.session_state[key])
+    _want(key, int(value), int(default))
+    return box, value
 
 
 def page_value(key: str, parse: Callable[[str | None], tuple[Any, str | None]], default: Any) -> Any:

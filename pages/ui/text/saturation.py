@@ -35,6 +35,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "这一行：最大权重 {maxw}，熵 {h} 奈特，有效键数 {eff}。本次抽样中 {n} 行里有 {sat} 行饱和。",
     },
     "saturation.curves": {"en": "Each metric vs d_k", "zh": "各指标随 d_k 的变化"},
+    "saturation.more": {"en": "More: effective keys and saturated rows vs d_k, mean entropy over (n, d_k)",
+                        "zh": "更多：有效键数与饱和行比例随 d_k 的变化，(n, d_k) 上的平均熵"},
     "saturation.axis.max_weight": {"en": "mean max weight", "zh": "平均最大权重"},
     "saturation.axis.entropy": {"en": "mean entropy H (nats)", "zh": "平均熵 H（奈特）"},
     "saturation.axis.effective": {"en": "mean effective keys e^H", "zh": "平均有效键数 e^H"},
