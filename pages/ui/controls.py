@@ -472,26 +472,29 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
     return value
 
 
-def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None) -> bool:
-    """A toggle bound to `?key=1|0`."""
+def _flag_widget(key: str, default: bool, draw: Callable[[], Any]) -> tuple[Any, bool]:
+    """A widget holding a flag bound to `?key=1|0`: seeded from the URL, drawn by `draw()` (which
+    gives it `key`), written back; (what draw returned, the flag)."""
     _check_page_key(key)
     _seed(key, lambda raw: parse_flag(raw, default))
-    (container or st).toggle(t(label_key), key=key)
+    drawn = draw()
     value = bool(st.session_state[key])
-    _want(key, int(value), int(default))
-    return value
+    _want(key, value, default)
+    return drawn, value
+
+
+def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None) -> bool:
+    """A toggle bound to `?key=1|0`."""
+    where = container or st
+    return _flag_widget(key, default, lambda: where.toggle(t(label_key), key=key))[1]
 
 
 def page_expander(key: str, label_key: str, default: bool = False, container: Any = None
                   ) -> tuple[Any, bool]:
     """An expander bound to `?key=1|0`: (its container, open). Opening or closing it reruns the
     page, so what a page draws inside only while it is open costs nothing while it is closed."""
-    _check_page_key(key)
-    _seed(key, lambda raw: parse_flag(raw, default))
-    box = (container or st).expander(t(label_key), key=key, on_change="rerun")
-    value = bool(st.session_state[key])
-    _want(key, int(value), int(default))
-    return box, value
+    where = container or st
+    return _flag_widget(key, default, lambda: where.expander(t(label_key), key=key, on_change="rerun"))
 
 
 def page_value(key: str, parse: Callable[[str | None], tuple[Any, str | None]], default: Any) -> Any:

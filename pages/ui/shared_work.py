@@ -21,10 +21,10 @@
 - `configure_threads()` (once, when this module is first imported) and `compute_threads()` (before
   each computation, a no-op once SciPy's BLAS and torch are set): the numerical libraries' own
   thread pools (NumPy's and SciPy's OpenBLAS, torch's intra-op pool) at one thread for the whole
-  server. Two light computations
-  already run at once, one per core; a second BLAS or OpenMP thread in each only spin-waits
-  against the other's (30 sessions + 3 heavy: the light computations' wall time 55.5 → 38.9 s for
-  the same moves, their time waiting for a slot 61.8 → 7.9 s).
+  server. Two light computations already run at once, one per core; a second BLAS or OpenMP
+  thread in each only spin-waits against the other's (30 sessions + 3 heavy: the light
+  computations' wall time 55.5 → 38.9 s for the same moves, their time waiting for a slot
+  61.8 → 7.9 s).
 - `freeze_libraries()` (once per server, after torch has loaded): the libraries' objects set aside
   from garbage collection, so that a full collection walks only what the sessions made.
 - `JANITOR`: once the server has gone quiet after some activity, a full garbage collection and a
@@ -371,8 +371,9 @@ def configure_allocator(libc: Any = None) -> dict[str, bool]:
 
 def configure_threads(threads: int = COMPUTE_THREADS) -> dict[str, int]:
     """NumPy's BLAS (and any other BLAS loaded now) at `threads` threads, for the whole process;
-    the limits now, by library file. Process-wide and the same for every session, so it is done once,
-    when this module is first imported. Nothing is set where threadpoolctl cannot find a BLAS.
+    returns the limits now, by library file. Process-wide and the same for every session, so it is
+    done when this module is first imported (and again by compute_threads once SciPy has loaded).
+    Nothing is set where threadpoolctl cannot find a BLAS.
 
     OpenBLAS's worker threads spin while they wait for work. On a shared server two light
     computations run at once (LIGHT_SLOTS, one per core); with two BLAS threads each, four
@@ -408,8 +409,7 @@ def compute_threads(threads: int = COMPUTE_THREADS) -> bool:
     loaded = {m for m in _BLAS_USERS if m in sys.modules}
     changed = not loaded <= _blas_set_for
     if changed:
-        configure_threads(threads)
-        _blas_set_for.update(loaded)
+        configure_threads(threads)  # records what it set in _blas_set_for
     return torch_threads(threads) or changed
 
 
