@@ -265,13 +265,16 @@ def cpu_threads(torch_ref: bool = True) -> dict[str, int | None]:
     defaults (one per core)."""
     from threadpoolctl import threadpool_info
 
-    blas = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "blas"]
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    # NumPy's own library (numpy.libs/…): SciPy, loaded later for the fits, ships another
+    numpy_blas = [i["num_threads"] for i in blas if "numpy" in i["filepath"]]
+    threads = numpy_blas or [i["num_threads"] for i in blas]
     torch_threads = None
     if torch_ref:
         import torch
 
         torch_threads = torch.get_num_threads()
-    return {"blas": max(blas) if blas else None, "torch": torch_threads}
+    return {"blas": max(threads) if threads else None, "torch": torch_threads}
 
 
 def _within(progress: Callable[[float], Any], done: int, total: int, fraction: float) -> None:

@@ -248,3 +248,19 @@ def test_gpu_sweep_uses_cuda_events_and_datasheet_peak():
     for row in r["rows"]:
         if row["max_abs_diff"] is not None:
             assert row["max_abs_diff"] < 1e-3
+
+
+def test_the_threads_reported_are_numpys_blas_whatever_scipys_runs():
+    import scipy.linalg  # noqa: F401 (SciPy's own OpenBLAS, as the fits load it)
+    from threadpoolctl import OpenBLASController, threadpool_info, threadpool_limits
+
+    from core.cost import cpu_threads
+
+    blas = [i for i in threadpool_info() if i["user_api"] == "blas"]
+    (numpy_blas,) = [i["filepath"] for i in blas if "numpy" in i["filepath"]]
+    others = {i["filepath"]: 2 for i in blas if i["filepath"] != numpy_blas}
+    assert others  # SciPy's
+    OpenBLASController.clear_controlling_thread(force=True)
+    with threadpool_limits(limits={numpy_blas: 1, **others}):
+        assert cpu_threads(torch_ref=False) == {"blas": 1, "torch": None}
+    OpenBLASController.clear_controlling_thread(force=True)
