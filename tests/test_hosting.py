@@ -68,6 +68,42 @@ def test_many_deep_links_at_once_on_a_fresh_server():
             assert after[key] == wanted[key], (link, tab.query)
 
 
+def test_a_link_to_a_named_page_takes_one_run_once_the_server_has_routed_a_page():
+    """Once some session has declared the pages, a tab opening a link to a named page gets it from
+    its first run of app.py (no rerun: a class opening links costs one run per tab), and its
+    sidebar widgets keep their values on the next move. A root link may meet a legacy run on a
+    fresh server, so it still reruns once."""
+    with StreamlitServer(log_name="hosting-one-run.log") as srv:
+        async def scenario():
+            warm = BrowserTab(srv.url)
+            await warm.connect()
+            assert (await warm.open("/fact-check", 600)).status == "ok"
+            await warm.close()
+            out = {}
+            for link in ("/variance?dk=128&lang=zh", "/saturation", "/?n=64"):
+                tab = BrowserTab(srv.url)
+                await tab.connect()
+                first = await tab.open(link, 600)
+                dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
+                dk.state.double_value = dk.state.double_value + 1
+                second = await tab.rerun(600)
+                out[link] = (first, second, parse_qs(tab.query), tab)
+                await tab.close()
+            return out
+
+        results = asyncio.run(scenario())
+    for link, (first, second, after, tab) in results.items():
+        assert first.status == "ok" and not first.exceptions and first.charts > 0, (link, first)
+        assert second.status == "ok" and not second.exceptions and second.runs == 1, (link, second)
+        wanted = parse_qs(link.partition("?")[2])
+        assert after["dk"] == [str(int(wanted.get("dk", ["64"])[0]) + 1)], (link, tab.query)
+        for key in set(wanted) - {"dk"}:
+            assert after[key] == wanted[key], (link, tab.query)
+    assert results["/variance?dk=128&lang=zh"][0].runs == 1
+    assert results["/saturation"][0].runs == 1
+    assert results["/?n=64"][0].runs == 2
+
+
 def test_heavy_jobs_wait_their_turn_and_a_session_that_leaves_frees_its_work():
     """One heavy job runs at a time: a second one waits, told its place in both languages. When the
     session running the first closes mid-run, its computation stops (the server's CPU goes quiet

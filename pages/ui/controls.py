@@ -388,20 +388,28 @@ def settings() -> Settings:
 # folder's pages (/). That is every first request of a fresh server, and every tab a class opens
 # on a server that just woke up. Widgets drawn in such a run belong to the wrong script (a widget's
 # identity includes the script that drew it), so they would lose their values on the next rerun.
-# Hence a session's first run only declares the app's pages with st.navigation (which switches the
-# folder off for the server, as documented, and registers the URL's page) and reruns: that rerun,
-# and every later one, runs app.py as the entry script, whatever other sessions are doing.
+# Hence a session's first run declares the app's pages with st.navigation before any widget (which
+# switches the folder off for the server, as documented, and registers the URL's page) and, where
+# it may have been such a run, reruns: that rerun, and every later one, runs app.py as the entry
+# script, whatever other sessions are doing.
 
 _DECLARED = "_ase_pages_declared"
 PAGES_DIR = Path(__file__).resolve().parents[1]
 
 
 def declare_pages_first(sections: dict[str, list[Any]]) -> None:
-    """Called by app.py before any widget: on the session's first run, declare `sections` and rerun."""
+    """Called by app.py before any widget: on the session's first run, declare `sections`, and
+    rerun unless the link named one of them.
+
+    A legacy run executes app.py only for the folder's main page: the root link, or a link that
+    names no file in pages/. Both resolve to the default page here too. A link to a named page
+    that reaches app.py is therefore already an app.py run, and it goes on without a rerun: a
+    class opening links to a warm server costs one run per tab instead of two."""
     if st.session_state.get(_DECLARED):
         return
     st.session_state[_DECLARED] = True
-    st.navigation(sections, position="hidden")
+    if st.navigation(sections, position="hidden").url_path:
+        return
     st.rerun()
 
 

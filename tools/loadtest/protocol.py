@@ -154,6 +154,7 @@ class RunResult:
     bytes: int = 0
     largest: int = 0                     # the largest single message, bytes
     missing_refs: int = 0                # references to elements the tab did not have
+    runs: int = 0                        # script runs it took (2 when the app reran itself)
 
 
 class BrowserTab:
@@ -265,6 +266,7 @@ class BrowserTab:
                 kind = fwd.WhichOneof("type")
                 if kind == "new_session":
                     seen_new_session = True
+                    result.runs += 1
                     self.page_hash = fwd.new_session.page_script_hash
                     self.main_hash = fwd.new_session.main_script_hash
                     drawn = {}
