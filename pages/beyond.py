@@ -1,5 +1,6 @@
 """Beyond √d_k: correlated q and k (μP's 1/d), growing norms (QK-norm, cosine, soft-cap), many keys
-(log-n, SSMax) and real initialisations — each section: controls → one call into core.beyond → charts."""
+(log-n, SSMax) and real initialisations — one section at a time (?beyond_part=), each: controls → one
+call into core.beyond → charts."""
 
 import altair as alt
 import pandas as pd
@@ -22,7 +23,7 @@ from pages.ui.charts import (
     show_chart,
     what_to_notice,
 )
-from pages.ui.controls import page_select, page_slider, settings
+from pages.ui.controls import keep_page_value, page_select, page_slider, settings
 from pages.ui.i18n import t
 from pages.ui.layout import formula
 
@@ -32,6 +33,8 @@ N_CORR_MAX = 64  # the correlated sweep is n² per trial and per ρ: keep it int
 ALPHAS = [1.0, 1.5, 2.0, 3.0, 4.0, 6.0, 8.0, 12.0, 16.0]
 NS = [16, 64, 256, 1024, 4096, 16384]
 D_MODELS = ("256", "512", "768", "1024", "2048", "4096")
+PARTS = ("corr", "norm", "len", "init")  # the sections, shown one at a time (?beyond_part=)
+RHO_DEFAULT, TAU_DEFAULT, CAP_DEFAULT, S_DEFAULT, D_MODEL_DEFAULT = 0.3, 0.1, 50.0, 0.5, "768"
 LEN_TRIALS = 200
 Z95 = 1.96  # the length section draws each entropy with its 95 % band (mean ± 1.96 standard errors)
 METHOD_COLOURS = {
@@ -266,123 +269,141 @@ def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
 s = settings()
 st.title(t("beyond.title"))
 st.markdown(t("beyond.intro"))
+# One section at a time: each computes its own sweep (up to a figure's budget) and draws two or
+# three charts, so showing all four made every move of d_k recompute and redraw eight charts.
+part = page_select("beyond_part", "beyond.part", PARTS, PARTS[0],
+                   format_func=lambda p: t(f"beyond.{p}.header"))
+if part == "init":
+    keep_page_value("beyond_rho", RHO_DEFAULT)
+else:
+    rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, RHO_DEFAULT, step=0.05,
+                      help_key="beyond.rho_help")
+for key, default, shown_in in (("beyond_tau", TAU_DEFAULT, "norm"), ("beyond_cap", CAP_DEFAULT, "norm"),
+                               ("beyond_s", S_DEFAULT, "len"), ("beyond_dmodel", D_MODEL_DEFAULT, "init")):
+    if part != shown_in:
+        keep_page_value(key, default)
 
 # ---------------------------------------------------------------- 1. correlated q and k
-st.header(t("beyond.corr.header"))
-st.markdown(t("beyond.corr.text"))
-formula(
-    r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
-    r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
-)
-rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, 0.3, step=0.05, help_key="beyond.rho_help")
-n_corr = min(s.n, N_CORR_MAX)
-rhos = sorted({*RHO_CURVES, round(rho, 2)})
-corr = run_with_progress(
-    beyond.correlated_sweep, dks=DKS, rhos=rhos, n=n_corr, trials=s.trials, seed=s.seed, fit=True
-)
-if corr is not None:
-    reduced_trials_note(corr["params"]["trials"], corr["params"]["trials_asked"], n_corr)
-    show_chart(rms_figure(corr["rows"], rho, s.dk), name="beyond-correlated-rms")
-    cols = st.columns(2, gap="medium")
-    for col, scale in zip(cols, ("sqrt", "linear"), strict=True):
-        with col:
-            show_chart(corr_entropy_figure(corr["rows"], rhos, scale, n_corr),
-                       name=f"beyond-correlated-entropy-{scale}")
-    st.caption(t("beyond.corr.caption", trials=corr["params"]["trials"]))
+if part == "corr":
+    st.header(t("beyond.corr.header"))
+    st.markdown(t("beyond.corr.text"))
+    formula(
+        r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
+        r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
+    )
+    n_corr = min(s.n, N_CORR_MAX)
+    rhos = sorted({*RHO_CURVES, round(rho, 2)})
+    corr = run_with_progress(
+        beyond.correlated_sweep, dks=DKS, rhos=rhos, n=n_corr, trials=s.trials, seed=s.seed, fit=True
+    )
+    if corr is not None:
+        reduced_trials_note(corr["params"]["trials"], corr["params"]["trials_asked"], n_corr)
+        show_chart(rms_figure(corr["rows"], rho, s.dk), name="beyond-correlated-rms")
+        cols = st.columns(2, gap="medium")
+        for col, scale in zip(cols, ("sqrt", "linear"), strict=True):
+            with col:
+                show_chart(corr_entropy_figure(corr["rows"], rhos, scale, n_corr),
+                           name=f"beyond-correlated-entropy-{scale}")
+        st.caption(t("beyond.corr.caption", trials=corr["params"]["trials"]))
 
 # ---------------------------------------------------------------- 2. growing norms
-st.header(t("beyond.norm.header"))
-st.markdown(t("beyond.norm.text"))
-formula(
-    r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
-    r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
-    r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
-)
-c1, c2 = st.columns(2)
-tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, 0.1, step=0.01, container=c1)
-cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, 50.0, step=5.0, container=c2)
-norm = run_with_progress(
-    beyond.norm_growth_sweep,
-    d_k=s.dk,
-    n=s.n,
-    alphas=ALPHAS,
-    rho=rho,
-    tau=tau,
-    cap=cap,
-    trials=s.trials,
-    seed=s.seed,
-    fit=True,
-)
-if norm is not None:
-    reduced_trials_note(norm["params"]["trials"], norm["params"]["trials_asked"], s.n)
-    cols = st.columns(2, gap="medium")
-    with cols[0]:
-        show_chart(norm_figure(norm["rows"], "entropy_mean", s.dk, s.n, rho), name="beyond-norm-entropy")
-    with cols[1]:
-        show_chart(norm_figure(norm["rows"], "max_abs_logit", s.dk, s.n, rho), name="beyond-norm-logit")
-    st.caption(t("beyond.norm.caption", cap=f"{cap:g}"))
+if part == "norm":
+    st.header(t("beyond.norm.header"))
+    st.markdown(t("beyond.norm.text"))
+    formula(
+        r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
+        r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
+        r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
+    )
+    c1, c2 = st.columns(2)
+    tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, TAU_DEFAULT, step=0.01, container=c1)
+    cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, CAP_DEFAULT, step=5.0, container=c2)
+    norm = run_with_progress(
+        beyond.norm_growth_sweep,
+        d_k=s.dk,
+        n=s.n,
+        alphas=ALPHAS,
+        rho=rho,
+        tau=tau,
+        cap=cap,
+        trials=s.trials,
+        seed=s.seed,
+        fit=True,
+    )
+    if norm is not None:
+        reduced_trials_note(norm["params"]["trials"], norm["params"]["trials_asked"], s.n)
+        cols = st.columns(2, gap="medium")
+        with cols[0]:
+            show_chart(norm_figure(norm["rows"], "entropy_mean", s.dk, s.n, rho), name="beyond-norm-entropy")
+        with cols[1]:
+            show_chart(norm_figure(norm["rows"], "max_abs_logit", s.dk, s.n, rho), name="beyond-norm-logit")
+        st.caption(t("beyond.norm.caption", cap=f"{cap:g}"))
 
 # ---------------------------------------------------------------- 3. many keys
-st.header(t("beyond.len.header"))
-st.markdown(t("beyond.len.text"))
-formula(
-    r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
-    r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
-    r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
-)
-s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, 0.5, step=0.05)
-length = run_with_progress(
-    beyond.length_sweep,
-    ns=NS,
-    d_k=s.dk,
-    rho=rho,
-    s_param=s_param,
-    trials=min(s.trials, LEN_TRIALS),
-    seed=s.seed,
-)
-if length is not None:
-    cols = st.columns(2, gap="medium")
-    with cols[0]:
-        show_chart(length_figure(length["rows"], "entropy", s.dk, rho, s_param), name="beyond-length-entropy")
-    with cols[1]:
-        show_chart(length_figure(length["rows"], "target", s.dk, rho, s_param), name="beyond-length-target")
-    st.caption(t("beyond.len.caption", trials=length["params"]["trials"]))
-    if rho == 0:
-        st.caption(t("beyond.len.rho0"))
+if part == "len":
+    st.header(t("beyond.len.header"))
+    st.markdown(t("beyond.len.text"))
+    formula(
+        r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
+        r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
+        r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
+    )
+    s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, S_DEFAULT, step=0.05)
+    length = run_with_progress(
+        beyond.length_sweep,
+        ns=NS,
+        d_k=s.dk,
+        rho=rho,
+        s_param=s_param,
+        trials=min(s.trials, LEN_TRIALS),
+        seed=s.seed,
+    )
+    if length is not None:
+        cols = st.columns(2, gap="medium")
+        with cols[0]:
+            show_chart(length_figure(length["rows"], "entropy", s.dk, rho, s_param),
+                       name="beyond-length-entropy")
+        with cols[1]:
+            show_chart(length_figure(length["rows"], "target", s.dk, rho, s_param),
+                       name="beyond-length-target")
+        st.caption(t("beyond.len.caption", trials=length["params"]["trials"]))
+        if rho == 0:
+            st.caption(t("beyond.len.rho0"))
 
 # ---------------------------------------------------------------- 4. real initialisations
-st.header(t("beyond.init.header"))
-st.markdown(t("beyond.init.text"))
-formula(
-    r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
-    r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
-    r"\operatorname{Var}(q)\operatorname{Var}(k)"
-)
-d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, "768"))
-dk_init = min(s.dk, d_model)
-if dk_init < s.dk:
-    st.info(t("beyond.init.dk_clamped", dk=s.dk, used=dk_init), icon=":material/tune:")
-init = run_with_progress(beyond.init_variance, d_model=d_model, d_k=dk_init, seed=s.seed)
-if init is not None:
-    df = pd.DataFrame(init["rows"])
-    df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
-    st.dataframe(
-        pd.DataFrame(
-            {
-                t("beyond.init.col.scheme"): df["scheme_label"],
-                t("beyond.init.col.var_q"): df["var_q"].map(fmt_num),
-                t("beyond.init.col.se"): df["var_q_se"].map(lambda v: fmt_num(v, 2)),
-                t("beyond.init.col.var_q_theory"): df["theory_var_q"].map(fmt_num),
-                t("beyond.init.col.var_logit"): df["var_logit"].map(fmt_num),
-                t("beyond.init.col.var_logit_theory"): df["theory_var_logit"].map(fmt_num),
-            }
-        ),
-        hide_index=True,
-        width="stretch",
+if part == "init":
+    st.header(t("beyond.init.header"))
+    st.markdown(t("beyond.init.text"))
+    formula(
+        r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
+        r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
+        r"\operatorname{Var}(q)\operatorname{Var}(k)"
     )
-    show_chart(init_figure(init["rows"], d_model, dk_init), name="beyond-init")
-    st.caption(
-        t("beyond.init.caption", instances=init["params"]["instances"], tokens=init["params"]["tokens"])
-    )
+    d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, D_MODEL_DEFAULT))
+    dk_init = min(s.dk, d_model)
+    if dk_init < s.dk:
+        st.info(t("beyond.init.dk_clamped", dk=s.dk, used=dk_init), icon=":material/tune:")
+    init = run_with_progress(beyond.init_variance, d_model=d_model, d_k=dk_init, seed=s.seed)
+    if init is not None:
+        df = pd.DataFrame(init["rows"])
+        df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
+        st.dataframe(
+            pd.DataFrame(
+                {
+                    t("beyond.init.col.scheme"): df["scheme_label"],
+                    t("beyond.init.col.var_q"): df["var_q"].map(fmt_num),
+                    t("beyond.init.col.se"): df["var_q_se"].map(lambda v: fmt_num(v, 2)),
+                    t("beyond.init.col.var_q_theory"): df["theory_var_q"].map(fmt_num),
+                    t("beyond.init.col.var_logit"): df["var_logit"].map(fmt_num),
+                    t("beyond.init.col.var_logit_theory"): df["theory_var_logit"].map(fmt_num),
+                }
+            ),
+            hide_index=True,
+            width="stretch",
+        )
+        show_chart(init_figure(init["rows"], d_model, dk_init), name="beyond-init")
+        st.caption(
+            t("beyond.init.caption", instances=init["params"]["instances"], tokens=init["params"]["tokens"])
+        )
 
 what_to_notice("beyond.notice")

@@ -13,6 +13,7 @@ import re
 import pytest
 from conftest import ARTIFACTS, MY_PAGES, ROOT
 
+from pages.ui.i18n import text_for
 from tools.app_driver import (
     IDLE,
     PAGES,
@@ -150,6 +151,32 @@ def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(brow
     too_wide = overflow(page)
     context.close()
     assert not too_wide, f"saturation with its section open at {device}: {too_wide}"
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, server, device):
+    """The first section by default (three charts); picking another draws only its charts, the
+    URL says which, and its link opens it, fitting the screen."""
+    context, page = open_app(browser, f"{server}/beyond?lang=en", VIEWPORTS[device])
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 3
+    page.locator('[data-testid="stRadio"] label', has_text=text_for("beyond.len.header", "en")).click()
+    page.wait_for_url(re.compile(r"[?&]beyond_part=len\b"), timeout=60_000)
+    wait_idle(page, timeout_ms=60_000)
+    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length == 2",
+                           timeout=60_000)
+    assert page.locator("h2", has_text=text_for("beyond.len.header", "en")).count() == 1
+    assert page.locator("h2", has_text=text_for("beyond.corr.header", "en")).count() == 0
+    assert_healthy(page)
+    context.close()
+    context, page = open_app(browser, f"{server}/beyond?lang=zh&beyond_part=init", VIEWPORTS[device])
+    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 1
+    assert page.locator('[data-testid="stDataFrame"]').count() == 1
+    assert_healthy(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot_full(page, SHOTS / f"beyond-init-zh-{device}-full.png")
+    too_wide = overflow(page)
+    context.close()
+    assert not too_wide, f"beyond's last section at {device}: {too_wide}"
 
 
 @pytest.fixture(scope="module")

@@ -176,6 +176,18 @@ def test_every_chart_a_page_sends_is_valid_vega_lite_without_a_fixed_width(page)
         assert "width" not in spec and spec["autosize"]["type"] == "fit-x"
 
 
+@pytest.mark.parametrize("part", ["corr", "norm", "len", "init"])
+def test_every_chart_of_each_beyond_section_is_valid_vega_lite_without_a_fixed_width(part):
+    at = run_page("beyond", {"lang": "zh", "n": "8", "trials": "20", "beyond_part": part})
+    assert not at.exception, [e.value for e in at.exception]
+    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    assert specs
+    schema = vl_schema.load_schema()
+    for spec in specs:
+        assert validate_jsonschema(spec, schema, raise_error=False) is None, spec.get("title")
+        assert "width" not in spec and spec["autosize"]["type"] == "fit-x"
+
+
 def test_a_page_formula_is_shown_as_pieces_that_can_wrap():
     at = run_page("overview", {"lang": "en", "n": "8", "trials": "20"})
     (shown,) = [m.value for m in at.markdown if "\\displaystyle" in m.value]

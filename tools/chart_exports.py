@@ -27,7 +27,8 @@ LANGS = ("en", "zh")
 # Pages whose charts are not all shown at their defaults: the extra settings that show the others.
 EXTRA_SETTINGS = {"training": [{"train_metric": m}
                                for m in ("accuracy", "entropy", "grad_wq_norm", "max_logit")],
-                  "saturation": [{"sat_more": "1"}]}
+                  "saturation": [{"sat_more": "1"}],
+                  "beyond": [{"beyond_part": p} for p in ("norm", "len", "init")]}
 
 
 def _export_json(obj: Any) -> str:

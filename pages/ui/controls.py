@@ -505,6 +505,19 @@ def page_expander(key: str, label_key: str, default: bool = False, container: An
     return _flag_widget(key, default, lambda: where.expander(t(label_key), key=key, on_change="rerun"))
 
 
+def keep_page_value(key: str, default: Any) -> None:
+    """A page control this run does not draw (its section is not shown): keep its value in the
+    session and in the URL, so that the section finds it again and a link still reproduces the view.
+    Streamlit forgets a widget's value after a run that did not draw it, unless the script sets it."""
+    _check_page_key(key)
+    if key in st.session_state:
+        value = st.session_state[key]
+        st.session_state[key] = value
+        _want(key, value, default)
+    elif (raw := st.query_params.get(key)) is not None:
+        st.session_state.setdefault(_URL, {})[key] = raw  # checked when its section is shown
+
+
 def page_value(key: str, parse: Callable[[str | None], tuple[Any, str | None]], default: Any) -> Any:
     """A page setting without a widget of its own (moved by buttons or keys), bound to `?key=`:
     read from the URL the first time this session meets it (a bad value → notice and `parse`'s

@@ -7,9 +7,9 @@ TEXT: dict[str, dict[str, str]] = {
     "beyond.intro": {
         "en": "1/√d_k keeps the logit variance at 1 when q and k are independent with unit-variance components — at initialisation. "
               "Training breaks each assumption: q and k become correlated, their norms grow, contexts get long, and real initialisations do not give unit variance. "
-              "Each section measures one of these live.",
+              "Pick a section: each measures one of these live.",
         "zh": "当 q 与 k 相互独立、各分量方差为 1 时——也就是初始化时——1/√d_k 能让 logit 方差保持为 1。"
-              "训练会逐一打破这些假设：q 与 k 变得相关，范数增大，上下文变长，而实际的初始化也不给出单位方差。下面每一节实时测量其中一项。",
+              "训练会逐一打破这些假设：q 与 k 变得相关，范数增大，上下文变长，而实际的初始化也不给出单位方差。选择一节：每一节实时测量其中一项。",
     },
     # correlated
     "beyond.corr.header": {"en": "1 · Correlated q and k: why μP divides by d", "zh": "1 · q 与 k 相关：μP 为什么除以 d"},
@@ -22,7 +22,8 @@ TEXT: dict[str, dict[str, str]] = {
               "这就是 μP（Tensor Programs V，arXiv:2203.03466，定义 4.1）用 1/d 缩放注意力的原因：训练中 q 与 k 确实会变得相关。",
     },
     "beyond.rho": {"en": "Correlation ρ between a query and its own key", "zh": "查询与其自身键的相关系数 ρ"},
-    "beyond.rho_help": {"en": "Also used by the sections below.", "zh": "下面几节也使用这个值。"},
+    "beyond.rho_help": {"en": "Used by sections 1, 2 and 3.", "zh": "第 1、2、3 节使用这个值。"},
+    "beyond.part": {"en": "Section", "zh": "章节"},
     "beyond.corr.rms.title": {"en": "Typical size of q·k at ρ = {rho}", "zh": "ρ = {rho} 时 q·k 的典型大小"},
     "beyond.corr.rms.y": {"en": "√E[(q·k)²] (log)", "zh": "√E[(q·k)²]（对数）"},
     "beyond.corr.series": {"en": "series", "zh": "序列"},
