@@ -45,6 +45,36 @@ METHOD_COLOURS = {
 }
 LENGTH_COLOURS = {"none": OKABE_ITO[1], "log-n": OKABE_ITO[2], "ssmax": OKABE_ITO[0]}
 
+FORMULAS = {  # each section's formula, shown under its header and text
+    "corr": (
+        r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
+        r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
+    ),
+    "norm": (
+        r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
+        r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
+        r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
+    ),
+    "len": (
+        r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
+        r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
+        r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
+    ),
+    "init": (
+        r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
+        r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
+        r"\operatorname{Var}(q)\operatorname{Var}(k)"
+    ),
+}
+
+
+def section_intro(part: str) -> None:
+    """A section's header, its text and its formula."""
+    st.header(t(f"beyond.{part}.header"))
+    st.markdown(t(f"beyond.{part}.text"))
+    formula(FORMULAS[part])
+
+
 @figure_cache
 def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
     """RMS of the raw score vs d_k at this ρ, against √d_k and ρ·d_k."""
@@ -285,12 +315,7 @@ for key, default, shown_in in (("beyond_tau", TAU_DEFAULT, "norm"), ("beyond_cap
 
 # ---------------------------------------------------------------- 1. correlated q and k
 if part == "corr":
-    st.header(t("beyond.corr.header"))
-    st.markdown(t("beyond.corr.text"))
-    formula(
-        r"k=\rho q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;\mathbb{E}[q\cdot k]=\rho\,d_k,\qquad "
-        r"\sqrt{\mathbb{E}[(q\cdot k)^2]}=\sqrt{\rho^2 d_k^2+d_k(1+\rho^2)}\;\sim\;\rho\,d_k"
-    )
+    section_intro("corr")
     n_corr = min(s.n, N_CORR_MAX)
     rhos = sorted({*RHO_CURVES, round(rho, 2)})
     corr = run_with_progress(
@@ -308,13 +333,7 @@ if part == "corr":
 
 # ---------------------------------------------------------------- 2. growing norms
 if part == "norm":
-    st.header(t("beyond.norm.header"))
-    st.markdown(t("beyond.norm.text"))
-    formula(
-        r"s^{\text{QK-norm}}_{ij}=\frac{\mathrm{LN}(q_i)\cdot\mathrm{LN}(k_j)}{\sqrt{d_k}},\qquad "
-        r"s^{\cos}_{ij}=\frac{q_i\cdot k_j}{\tau\,\lVert q_i\rVert\,\lVert k_j\rVert},\qquad "
-        r"s^{\text{cap}}_{ij}=\text{cap}\cdot\tanh\!\Big(\frac{q_i\cdot k_j}{\text{cap}\,\sqrt{d_k}}\Big)"
-    )
+    section_intro("norm")
     c1, c2 = st.columns(2)
     tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, TAU_DEFAULT, step=0.01, container=c1)
     cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, CAP_DEFAULT, step=5.0, container=c2)
@@ -341,13 +360,7 @@ if part == "norm":
 
 # ---------------------------------------------------------------- 3. many keys
 if part == "len":
-    st.header(t("beyond.len.header"))
-    st.markdown(t("beyond.len.text"))
-    formula(
-        r"H\;\xrightarrow{\,n\to\infty\,}\;\ln n-\tfrac{\sigma^2}{2},\qquad "
-        r"p=\operatorname{softmax}\!\Big(\lambda(n)\,\frac{K q}{\sqrt{d_k}}\Big),\quad "
-        r"\lambda(n)\in\{1,\;\ln n,\;s\ln n\}"
-    )
+    section_intro("len")
     s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, S_DEFAULT, step=0.05)
     length = run_with_progress(
         beyond.length_sweep,
@@ -372,13 +385,7 @@ if part == "len":
 
 # ---------------------------------------------------------------- 4. real initialisations
 if part == "init":
-    st.header(t("beyond.init.header"))
-    st.markdown(t("beyond.init.text"))
-    formula(
-        r"\operatorname{Var}(q)=d_{\text{model}}\operatorname{Var}(w)\;(+\operatorname{Var}(b)),\qquad "
-        r"\operatorname{Var}\!\Big(\frac{q_i\cdot k_j}{\sqrt{d_k}}\Big)="
-        r"\operatorname{Var}(q)\operatorname{Var}(k)"
-    )
+    section_intro("init")
     d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, D_MODEL_DEFAULT))
     dk_init = min(s.dk, d_model)
     if dk_init < s.dk:

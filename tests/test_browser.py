@@ -129,6 +129,16 @@ def test_page_fits_the_screen_without_errors(browser, server, name, lang, device
     assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
 
 
+def shot_and_check_width(context, page, name: str) -> None:
+    """No error on the page; a whole-page screenshot `name`; the tab closed; nothing wider than it."""
+    assert_healthy(page)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    screenshot_full(page, SHOTS / name)
+    too_wide = overflow(page)
+    context.close()
+    assert not too_wide, f"{name}: {too_wide}"
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
 def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(browser, server, device):
     """Closed, the section costs nothing; a click opens it (the URL says so) and draws its three
@@ -145,12 +155,7 @@ def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(brow
     context.close()
     context, page = open_app(browser, f"{server}/saturation?lang=zh&sat_more=1", VIEWPORTS[device])
     assert page.locator('[data-testid="stVegaLiteChart"]').count() == 7
-    assert_healthy(page)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot_full(page, SHOTS / f"saturation-more-zh-{device}-full.png")
-    too_wide = overflow(page)
-    context.close()
-    assert not too_wide, f"saturation with its section open at {device}: {too_wide}"
+    shot_and_check_width(context, page, f"saturation-more-zh-{device}-full.png")
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])
@@ -171,12 +176,7 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     context, page = open_app(browser, f"{server}/beyond?lang=zh&beyond_part=init", VIEWPORTS[device])
     assert page.locator('[data-testid="stVegaLiteChart"]').count() == 1
     assert page.locator('[data-testid="stDataFrame"]').count() == 1
-    assert_healthy(page)
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    screenshot_full(page, SHOTS / f"beyond-init-zh-{device}-full.png")
-    too_wide = overflow(page)
-    context.close()
-    assert not too_wide, f"beyond's last section at {device}: {too_wide}"
+    shot_and_check_width(context, page, f"beyond-init-zh-{device}-full.png")
 
 
 @pytest.fixture(scope="module")
@@ -224,7 +224,7 @@ def test_slider_changes_url_and_chart(browser, server, name):
     context.close()
 
 
-@pytest.mark.parametrize("name", ["q-vs-k", "fact-check", "variance"])
+@pytest.mark.parametrize("name", ["q-vs-k", "fact-check", "variance", "beyond"])
 def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
     """A shared link is often the first request a server sees: it must open that page, with the
     sidebar, and no "page not found" dialog (Streamlit resolves it against pages/ file names

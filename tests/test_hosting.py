@@ -68,6 +68,24 @@ def test_many_deep_links_at_once_on_a_fresh_server():
             assert after[key] == wanted[key], (link, tab.query)
 
 
+def test_the_first_request_of_a_fresh_server_finds_the_first_page_file_by_name():
+    """beyond.py is the first file in pages/: a fresh server's first request for it runs it as a
+    legacy page, which declares the folder and reruns through app.py. Had that declaration made the
+    first file its default page (the root link's), the name would have found no page."""
+    with StreamlitServer(log_name="hosting-first-file.log") as srv:
+        async def first():
+            tab = BrowserTab(srv.url)
+            await tab.connect()
+            result = await tab.open("/beyond?lang=zh", 600)
+            await tab.close()
+            return result, tab
+
+        result, tab = asyncio.run(first())
+    assert result.status == "ok" and not result.exceptions, result
+    assert not result.page_not_found and result.charts > 0, result
+    assert tab.page_hash == tab.pages["beyond"]
+
+
 def test_a_link_to_a_named_page_takes_one_run_once_the_server_has_routed_a_page():
     """Once some session has declared the pages, a tab opening a link to a named page gets it from
     its first run of app.py (no rerun: a class opening links costs one run per tab), and its
@@ -190,15 +208,15 @@ def torch_switched_off(tmp_path):
 
 
 def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
-    needs_none = ("", "variance", "saturation", "fact-check")
-    needs_torch = ("gradients", "precision", "q-vs-k", "beyond", "cost", "training")
+    needs_none = ("", "variance", "saturation", "fact-check", "beyond")  # its first section: NumPy only
+    needs_torch = ("gradients", "precision", "q-vs-k", "beyond?beyond_part=init", "cost", "training")
     langs = {path: ("zh" if i % 2 else "en")
              for i, path in enumerate((*needs_none, *needs_torch, "real-model"))}
     with StreamlitServer(env={"PYTHONPATH": torch_switched_off}, log_name="hosting-notorch.log") as srv:
         async def visit(path: str, lang: str):
             tab = BrowserTab(srv.url)
             await tab.connect()
-            result = await tab.open(f"/{path}?lang={lang}", 600)
+            result = await tab.open(f"/{path}{'&' if '?' in path else '?'}lang={lang}", 600)
             await tab.close()
             return result
 

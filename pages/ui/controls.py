@@ -416,10 +416,13 @@ def declare_pages_first(sections: dict[str, list[Any]]) -> None:
 def _route_through_app() -> NoReturn:
     """This page file ran without app.py (see above): declare the folder's files as pages under their
     own names, as Streamlit just resolved the link (app.py's url paths are the file names), and
-    rerun through app.py, which routes to this same page."""
+    rerun through app.py, which routes to this same page. The entry script is the default page, as
+    in Streamlit's own legacy navigation: a default page answers only to the root link, so were it
+    one of the files (the first, beyond.py), a link to that file would find no page."""
     files = sorted(f for f in PAGES_DIR.glob("*.py") if f.name != "__init__.py")
     st.session_state[_DECLARED] = True
-    st.navigation([st.Page(f, url_path=f.stem) for f in files], position="hidden")
+    entry = st.Page(PAGES_DIR.parent / "app.py", default=True)
+    st.navigation([entry, *(st.Page(f, url_path=f.stem) for f in files)], position="hidden")
     st.rerun()
 
 
