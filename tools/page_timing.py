@@ -75,19 +75,12 @@ def reruns(page: Any, repeats: int, timeout_ms: float) -> tuple[float | None, li
     thumb = page.locator(DK_THUMB).first
     if not thumb.count():
         return None, []
-
-    def press(key: str) -> None:
-        # Focus again before every move: a rerun can redraw the sidebar (or close it on a phone),
-        # and a key pressed without focus starts no rerun (the probe would wait out its timeout).
-        open_sidebar(page)
-        thumb.focus()
-        thumb.press(key)
-
-    first = measure_rerun(page, lambda: press("ArrowRight"), timeout_ms=timeout_ms)
+    thumb.focus()
+    first = measure_rerun(page, lambda: thumb.press("ArrowRight"), timeout_ms=timeout_ms)
     cached = []
     for i in range(repeats):
         key = "ArrowLeft" if i % 2 == 0 else "ArrowRight"
-        cached.append(measure_rerun(page, lambda key=key: press(key), timeout_ms=timeout_ms))
+        cached.append(measure_rerun(page, lambda key=key: thumb.press(key), timeout_ms=timeout_ms))
     return first, cached
 
 
