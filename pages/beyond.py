@@ -35,6 +35,13 @@ NS = [16, 64, 256, 1024, 4096, 16384]
 D_MODELS = ("256", "512", "768", "1024", "2048", "4096")
 PARTS = ("corr", "norm", "len", "init")  # the sections, shown one at a time (?beyond_part=)
 RHO_DEFAULT, TAU_DEFAULT, CAP_DEFAULT, S_DEFAULT, D_MODEL_DEFAULT = 0.3, 0.1, 50.0, 0.5, "768"
+SECTION_CONTROLS = {  # each section control: (default, the sections that draw it)
+    "beyond_rho": (RHO_DEFAULT, ("corr", "norm", "len")),
+    "beyond_tau": (TAU_DEFAULT, ("norm",)),
+    "beyond_cap": (CAP_DEFAULT, ("norm",)),
+    "beyond_s": (S_DEFAULT, ("len",)),
+    "beyond_dmodel": (D_MODEL_DEFAULT, ("init",)),
+}
 LEN_TRIALS = 200
 Z95 = 1.96  # the length section draws each entropy with its 95 % band (mean ± 1.96 standard errors)
 METHOD_COLOURS = {
@@ -303,15 +310,12 @@ st.markdown(t("beyond.intro"))
 # three charts, so showing all four made every move of d_k recompute and redraw eight charts.
 part = page_select("beyond_part", "beyond.part", PARTS, PARTS[0],
                    format_func=lambda p: t(f"beyond.{p}.header"))
-if part == "init":
-    keep_page_value("beyond_rho", RHO_DEFAULT)
-else:
+for key, (default, shown_in) in SECTION_CONTROLS.items():
+    if part not in shown_in:
+        keep_page_value(key, default)
+if part in SECTION_CONTROLS["beyond_rho"][1]:
     rho = page_slider("beyond_rho", "beyond.rho", 0.0, 0.9, RHO_DEFAULT, step=0.05,
                       help_key="beyond.rho_help")
-for key, default, shown_in in (("beyond_tau", TAU_DEFAULT, "norm"), ("beyond_cap", CAP_DEFAULT, "norm"),
-                               ("beyond_s", S_DEFAULT, "len"), ("beyond_dmodel", D_MODEL_DEFAULT, "init")):
-    if part != shown_in:
-        keep_page_value(key, default)
 
 # ---------------------------------------------------------------- 1. correlated q and k
 if part == "corr":

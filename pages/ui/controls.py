@@ -518,7 +518,7 @@ def keep_page_value(key: str, default: Any) -> None:
         st.session_state[key] = value
         _want(key, value, default)
     elif (raw := st.query_params.get(key)) is not None:
-        st.session_state.setdefault(_URL, {})[key] = raw  # checked when its section is shown
+        _want(key, raw, default)  # checked when its section is shown
 
 
 def page_value(key: str, parse: Callable[[str | None], tuple[Any, str | None]], default: Any) -> Any:
