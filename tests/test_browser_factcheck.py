@@ -52,9 +52,12 @@ def test_a_drill_answer_reveals_the_verdict_and_the_page_fits(browser, lang, wid
     wait_idle(page, timeout_ms=120_000, charts=False)
     verdict = text_for("factcheck.verdict.fails", lang)
     expected = text_for("factcheck.verdict.measured", lang).format(verdict=verdict).replace("**", "")
-    assert page.get_by_text(expected).count() >= 1
+    # The rerun the submit starts may not have begun when wait_idle looks (a slow machine): wait
+    # for what it draws, up to a minute, rather than counting at once.
+    page.get_by_text(expected).first.wait_for(state="visible", timeout=60_000)
     score = text_for("factcheck.drill.score", lang).format(right=1, asked=1, cards=1).split("**")[1]
-    assert page.get_by_text(score).count() >= 1
+    page.get_by_text(score).first.wait_for(state="visible", timeout=60_000)
+    wait_idle(page, timeout_ms=120_000, charts=False)
     assert fc.get_claim("n3_print_3").quote_zh.splitlines()[1].split("  ")[0] in page.content()
     assert _sideways(page) <= 1
     page.screenshot(path=str(ARTIFACTS / f"factcheck-{lang}-{width}.png"), full_page=True)
