@@ -25,7 +25,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import keep_page_value, page_select, page_slider, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula
+from pages.ui.layout import formula, show_table
 
 DKS = [2**i for i in range(1, 11)]  # 2 … 1024
 RHO_CURVES = (0.0, 0.25, 0.5)
@@ -398,7 +398,7 @@ if part == "init":
     if init is not None:
         df = pd.DataFrame(init["rows"])
         df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
-        st.dataframe(
+        show_table(
             pd.DataFrame(
                 {
                     t("beyond.init.col.scheme"): df["scheme_label"],
@@ -408,9 +408,7 @@ if part == "init":
                     t("beyond.init.col.var_logit"): df["var_logit"].map(fmt_num),
                     t("beyond.init.col.var_logit_theory"): df["theory_var_logit"].map(fmt_num),
                 }
-            ),
-            hide_index=True,
-            width="stretch",
+            )
         )
         show_chart(init_figure(init["rows"], d_model, dk_init), name="beyond-init")
         st.caption(

@@ -25,7 +25,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_select, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula, metric_row
+from pages.ui.layout import formula, metric_row, show_table
 
 JAC_SIDE = 340  # the Jacobian heat map's plot, px (square on a desktop)
 
@@ -135,5 +135,5 @@ if view is not None:
             comp = pd.DataFrame({t("gradients.check.component"): range(min(8, s.dk)),
                                  t("gradients.check.analytic"): check["analytic"][:8],
                                  t("gradients.check.autograd"): check["autograd"][:8]})
-            st.dataframe(comp, hide_index=True, width="stretch")
+            show_table(comp)
     what_to_notice("gradients.notice")

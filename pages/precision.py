@@ -26,7 +26,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula
+from pages.ui.layout import formula, show_table
 
 DTYPES = ("float16", "bfloat16", "float32")
 
@@ -133,7 +133,7 @@ if view is not None:
         st.caption(t("precision.mask.intro"))
         mask = pd.DataFrame({t("common.legend.dtype"): list(view["mask"]),
                              t("precision.mask.value"): [fmt_mask(v) for v in view["mask"].values()]})
-        st.table(mask, hide_index=True)
+        show_table(mask)
         st.caption(t("precision.mask.explain"))
 
     st.markdown(f"**{t('precision.cross.title')}**")
@@ -144,7 +144,7 @@ if view is not None:
         t("precision.cross.inf"): never if c["dk_logit_inf"] is None else str(c["dk_logit_inf"]),
         t("precision.cross.nan"): never if c["dk_naive_nan"] is None else str(c["dk_naive_nan"]),
     } for c in view["crossings"]])
-    st.table(table, hide_index=True)
+    show_table(table)
 
     show_chart(nan_figure(view["rows"], view["scales"], s.dk), name="precision-nan-rows")
     bf16 = next((r for r in here["rows"] if r["dtype"] == "bfloat16"), None)

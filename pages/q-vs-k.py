@@ -28,7 +28,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_slider, page_toggle, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula, metric_row
+from pages.ui.layout import formula, metric_row, show_table
 
 DK_MAX = 256
 HEAT = 250
@@ -162,7 +162,7 @@ if v is not None:
     tying = pd.DataFrame(v["tying"])
     st.markdown(f"**{t('qk.tying.title', trials=v['params']['trials'])}**")
     theory = fmt_num(tying["theory_diag_score"].max(), 3)
-    st.dataframe(
+    show_table(
         pd.DataFrame(
             {
                 t("qk.tying.col.case"): tying["tie"].map(
@@ -176,9 +176,7 @@ if v is not None:
                     lambda x: fmt_num(x, 3)
                 ),
             }
-        ),
-        hide_index=True,
-        width="stretch",
+        )
     )
     st.caption(t("qk.tying.caption"))
 
@@ -193,7 +191,7 @@ if v is not None:
             show_chart(grad_rows_figure(v["example"][sc], sc), name=f"qk-grad-rows-{sc}")
 
     table = grads[grads["wrt"] != "ratio"]
-    st.dataframe(
+    show_table(
         pd.DataFrame(
             {
                 t("qk.grad.col.scale"): table["scale"].map(scale_label),
@@ -204,9 +202,7 @@ if v is not None:
                     lambda x: fmt_num(x, 3)
                 ),
             }
-        ),
-        hide_index=True,
-        width="stretch",
+        )
     )
     for _, r in grads[grads["wrt"] == "ratio"].iterrows():
         st.markdown(

@@ -20,7 +20,7 @@ def test_qk_renders_both_sections(lang):
     assert at.title[0].value == text_for("qk.title", lang)
     headers = [h.value for h in at.header]
     assert text_for("qk.norm.header", lang) in headers and text_for("qk.grad.header", lang) in headers
-    assert len(at.metric) == 4 and len(at.dataframe) == 2
+    assert len(at.metric) == 4 and len(at.table) == 2
 
 
 def test_tying_makes_the_scores_symmetric():

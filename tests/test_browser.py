@@ -175,7 +175,7 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     context.close()
     context, page = open_app(browser, f"{server}/beyond?lang=zh&beyond_part=init", VIEWPORTS[device])
     assert page.locator('[data-testid="stVegaLiteChart"]').count() == 1
-    assert page.locator('[data-testid="stDataFrame"]').count() == 1
+    assert page.locator('[data-testid="stTable"]').count() == 1
     shot_and_check_width(context, page, f"beyond-init-zh-{device}-full.png")
 
 

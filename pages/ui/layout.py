@@ -2,6 +2,8 @@
 
 - `metric_row()`: a row of metrics that wraps (four side by side on a desktop, two per line on a
   phone) where st.columns would stack them one per line or squash them;
+- `show_table(frame)`: a small static table (st.table: no grid code for the browser to load) whose
+  cells may break anywhere on a phone, so six columns fit 360 px instead of scrolling sideways;
 - `formula(tex)`: a display formula that wraps between its parts on a narrow screen where
   st.latex would cut it off at the right edge.
 """
@@ -24,6 +26,14 @@ METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElemen
               ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
               '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
               f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
+# On a narrow screen a table's cells take smaller type, and its first column (labels, not numbers;
+# at least 6.5 em wide) may break inside a long name ("nn.Multihead-Attention"), so the table fits
+# the screen instead of hiding its last columns behind a sideways scroll; from 640 px on, tables
+# are as Streamlit draws them.
+TABLE_CSS = ('<style>@media (max-width: 640px) { [data-testid="stTable"] :is(th, td) '
+             '{ font-size: 0.75rem; padding: 0.25rem 0.3rem; } [data-testid="stTable"] td:first-child '
+             '{ min-width: 6.5em; } [data-testid="stTable"] td:first-child * { overflow-wrap: anywhere; } }'
+             '</style>')
 
 
 def metric_row(container: Any = None) -> Any:
@@ -32,6 +42,15 @@ def metric_row(container: Any = None) -> Any:
     where = container or st
     where.html(METRIC_CSS)  # the same rule every time: a style, nothing drawn
     return where.container(horizontal=True, gap="small")
+
+
+def show_table(frame: Any, container: Any = None) -> None:
+    """`frame` (a small DataFrame of ready-formatted cells) as a static table without its index.
+    st.table rather than st.dataframe: the interactive grid costs a new tab about 1.2 MB of
+    browser code to load and compile, for tables of a few rows."""
+    where = container or st
+    where.html(TABLE_CSS)  # the same rule every time: a style, nothing drawn
+    where.table(frame, hide_index=True)
 
 
 def formula_parts(tex: str) -> list[str]:
