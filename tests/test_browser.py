@@ -28,6 +28,7 @@ from tools.app_driver import (
     wait_idle,
 )
 from tools.loadtest.driver import CHARTLESS_ON_OPEN
+from tools.page_timing import FLOOR_APPS
 
 TALL = {"viewport": {"width": 1440, "height": 4200}}  # the main area scrolls inside the page
 SHOTS = ARTIFACTS / "screens"
@@ -239,4 +240,17 @@ def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
         assert page.locator('[data-testid="stSidebarNavLink"]').count() >= 5
         assert re.search(r"[\u4e00-\u9fff]", page.locator("h1").first.inner_text())
         assert page.url.split("?")[0].endswith(f"/{name}")
+        context.close()
+
+
+@pytest.mark.parametrize("name, script, charts", FLOOR_APPS)
+def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script, charts):
+    """`page_timing --floor` compares the pages with two reference apps; each must render its title
+    (and its one chart) in a browser, as a page of the app does, or the floor would mean nothing."""
+    with serve(ARTIFACTS / f"floor-{script.stem}.log", script=script) as url:
+        context, page = open_app(browser, f"{url}/", VIEWPORTS["phone"], charts=charts)
+        drawn = page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg')
+        assert drawn.count() == (1 if charts else 0), name
+        assert page.locator('[data-testid="stException"]').count() == 0
+        assert not overflow(page)
         context.close()

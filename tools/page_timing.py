@@ -3,6 +3,7 @@
     python -m tools.page_timing                               # starts servers itself, every page
     python -m tools.page_timing --url http://127.0.0.1:8501 --no-cold saturation variance
     python -m tools.page_timing --path "lesson?step=3" --viewports phone --json
+    python -m tools.page_timing --floor overview q-vs-k        # with Streamlit's own floor beside them
 
 For each page and viewport (desktop 1280×720, tall 1280×4200, phone 390×844 at 3× with touch):
 - cold: the first page a freshly started server serves (a new server per page and viewport;
@@ -14,6 +15,9 @@ For each page and viewport (desktop 1280×720, tall 1280×4200, phone 390×844 a
 - rerun: the sidebar's d_k moved one step with the keyboard (64 → 128 → 64 …) until the script
   has finished and the charts have stopped changing (median of --repeats; both values cached);
   "rerun new" is the first move to d_k = 128 on that server, computed from scratch.
+With --floor, two reference apps (tools/page_floor/: a title and a line of text; the same with one
+small Altair chart) are timed the same way, cold and in a new tab, as the named peer: what Streamlit
+itself costs on this machine, which no page of the app can beat.
 A render ends when the title is shown, the app reports data-test-script-state=notRunning and
 every Vega chart holds its canvas; times are the page's own clock (ms since navigation).
 The server is started as the README says (`streamlit run app.py`). Timings on a shared, busy
@@ -126,6 +130,30 @@ def median(xs: list[float]) -> float | None:
     return round(statistics.median(xs), 3) if xs else None
 
 
+FLOOR_APPS = (("floor: empty", ROOT / "tools" / "page_floor" / "empty.py", False),
+              ("floor: one chart", ROOT / "tools" / "page_floor" / "one_chart.py", True))
+
+
+def measure_floor(browser: Any, args: argparse.Namespace, timeout_ms: float) -> list[dict[str, Any]]:
+    """Rows for the reference apps: per viewport, the first render of a freshly started server
+    (cold) and then `repeats` new tabs on it, as the app's pages are timed."""
+    rows = []
+    for name, script, charts in FLOOR_APPS:
+        for v in args.viewports:
+            with serve(LOGS / f"floor-{script.stem}-{v}.log", script=script) as base:
+                cold, context, _ = first_render(browser, f"{base}/", v, timeout_ms, charts)
+                context.close()
+                warm = []
+                for _ in range(args.repeats):
+                    seconds, context, _ = first_render(browser, f"{base}/", v, timeout_ms, charts)
+                    context.close()
+                    warm.append(seconds)
+            rows.append({"page": name, "viewport": v, "cold_s": round(cold, 3),
+                         "warm_s": [round(x, 3) for x in warm], "warm_median_s": median(warm)})
+            print(f"floor {name:<16} {v:<8} cold {cold:.2f} s, new tab {median(warm)} s", file=sys.stderr)
+    return rows
+
+
 def run(args: argparse.Namespace) -> dict[str, Any]:
     from playwright.sync_api import sync_playwright
 
@@ -137,6 +165,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
     with sync_playwright() as p:
         browser = launch_chromium(p)
         try:
+            floor = measure_floor(browser, args, timeout_ms) if args.floor else []
             if args.cold:
                 for v in [v for v in args.viewports if v in args.cold_viewports]:
                     for t in targets:
@@ -179,7 +208,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
             browser.close()
     return {"url": args.url, "lang": args.lang, "repeats": args.repeats, "cpus": os.cpu_count(),
             "load_average_1min": {"min": round(min(load), 2), "max": round(max(load), 2)},
-            "rows": list(rows.values())}
+            "rows": floor + list(rows.values())}
 
 
 def table(result: dict[str, Any]) -> str:
@@ -212,6 +241,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="viewports timed on fresh servers (default: desktop phone)")
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
     ap.add_argument("--timeout", type=float, default=180, help="seconds one render may take (default 180)")
+    ap.add_argument("--floor", action="store_true",
+                    help="also time Streamlit's own floor (tools/page_floor/), cold and in a new tab")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = ap.parse_args(argv)
     unknown = [p for p in args.pages if p not in PAGES]
