@@ -71,33 +71,52 @@ def normalisations(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, 
             "S": S.tolist(), "A": A.tolist(), "A_swap": A_swap.tolist(), "metrics": metrics}
 
 
+def tying_bytes_per_trial(n: int, d_k: int, d_model: int) -> int:
+    """Bytes one trial of tying_stats holds at once (float64): X, W_Q, W_K, Q, K, S, A and the
+    softmax's temporaries. W_Q and W_K (d_model × d_k each) dominate at large d_k."""
+    return 8 * (n * d_model + 2 * d_model * d_k + 2 * n * d_k + 4 * n * n)
+
+
 def tying_stats(n: int = 16, d_k: int = 64, d_model: int = 64, trials: int = 200, seed: int = 0,
                 scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
     """Over `trials` draws, untied vs tied (W_K = W_Q): mean diagonal weight A_ii (± se), how often
-    a query attends most to itself, and the asymmetry of S. Theory for tied: S_ii ≈ c·d_k."""
+    a query attends most to itself, and the asymmetry of S. Theory for tied: S_ii ≈ c·d_k.
+
+    Each draw has its own W_Q, W_K (d_model × d_k), so the trials are taken in chunks of at most
+    core.budget.CHUNK_BYTES (tying_bytes_per_trial): memory stays bounded whatever `trials`.
+    """
     n, d_k, d_model = _check(n, d_k, d_model)
     trials = ex.check_trials(trials)
     c = scale_factor(scale, d_k)
+    chunk = budget.chunk_trials(tying_bytes_per_trial(n, d_k, d_model), trials, "tying statistics")
     rows = []
     for k, tie in enumerate((False, True)):
         rng = np.random.default_rng(sub_seed(seed, 81, n, d_k, d_model, int(tie)))
-        X = draw(rng, (trials, n, d_model), "normal", "float64")
-        Wq = draw(rng, (trials, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
-        Wk = Wq if tie else draw(rng, (trials, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
-        Q, K = X @ Wq, X @ Wk
-        S = c * (Q @ K.swapaxes(-1, -2))
-        A = softmax(S)
-        diag = np.diagonal(A, axis1=-2, axis2=-1)
-        per_trial = diag.mean(axis=-1)
-        asym = np.linalg.norm(S - S.swapaxes(-1, -2), axis=(-2, -1)) / np.linalg.norm(S, axis=(-2, -1))
+        per_trial, asym, diag_score = np.empty(trials), np.empty(trials), np.empty(trials)
+        self_hits = 0
+        for start in range(0, trials, chunk):
+            t = min(chunk, trials - start)
+            X = draw(rng, (t, n, d_model), "normal", "float64")
+            Wq = draw(rng, (t, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+            Wk = Wq if tie else draw(rng, (t, d_model, d_k), "normal", "float64") / math.sqrt(d_model)
+            Q, K = X @ Wq, X @ Wk
+            del X, Wq, Wk
+            S = c * (Q @ K.swapaxes(-1, -2))
+            A = softmax(S)
+            part = slice(start, start + t)
+            per_trial[part] = np.diagonal(A, axis1=-2, axis2=-1).mean(axis=-1)
+            asym[part] = (np.linalg.norm(S - S.swapaxes(-1, -2), axis=(-2, -1))
+                          / np.linalg.norm(S, axis=(-2, -1)))
+            diag_score[part] = np.diagonal(S, axis1=-2, axis2=-1).mean(axis=-1)
+            self_hits += int((A.argmax(axis=-1) == np.arange(n)).sum())
+            if progress is not None:
+                progress((k + (start + t) / trials) / 2)
         rows.append({"tie": tie, "diag_weight_mean": float(per_trial.mean()),
                      "diag_weight_se": float(per_trial.std(ddof=1) / math.sqrt(trials)),
-                     "argmax_diag_fraction": float((A.argmax(axis=-1) == np.arange(n)).mean()),
+                     "argmax_diag_fraction": self_hits / (trials * n),
                      "asymmetry_mean": float(asym.mean()),
-                     "diag_score_mean": float(np.diagonal(S, axis1=-2, axis2=-1).mean()),
+                     "diag_score_mean": float(diag_score.mean()),
                      "theory_diag_score": c * d_k if tie else 0.0, "uniform_weight": 1.0 / n})
-        if progress is not None:
-            progress((k + 1) / 2)
     return {"experiment": "tying", "backend": "numpy",
             "params": {"n": n, "d_k": d_k, "d_model": d_model, "trials": trials, "seed": seed,
                        "scale": scale}, "rows": rows}
@@ -125,6 +144,12 @@ def autograd_grads(Q: np.ndarray, K: np.ndarray, V: np.ndarray, G: np.ndarray, c
     return tq.grad.numpy(), tk.grad.numpy()
 
 
+def grad_bytes_per_trial(n: int, d_k: int) -> int:
+    """Bytes one trial of grad_asymmetry holds at once (float64): Q, K, V, G, their torch copies,
+    both pairs of gradients and the n × n intermediates of autograd and the closed form."""
+    return 8 * (14 * n * d_k + 10 * n * n)
+
+
 def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
                    scales: tuple[str, ...] = ("none", "sqrt"), progress: Progress = None
                    ) -> dict[str, Any]:
@@ -134,43 +159,59 @@ def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
     gradient spreads over rows — the coefficient of variation std/mean of the n row norms and
     the share of the largest row; the mean relative per-draw difference |‖∂L/∂Q‖ − ‖∂L/∂K‖| / mean.
     Also the largest |autograd − closed form|, one example draw's row norms ("example") and every
-    draw's pair of Frobenius norms ("pairs").
+    draw's pair of Frobenius norms ("pairs"). The draws are taken in chunks of at most
+    core.budget.CHUNK_BYTES (grad_bytes_per_trial).
     """
     n = ex.check_n(n)
     d_k = ex.check_dks([d_k])[0]
     trials = ex.check_trials(trials)
     rng = np.random.default_rng(sub_seed(seed, 82, n, d_k))
-    Q, K, V, G = (draw(rng, (trials, n, d_k), "normal", "float64") for _ in range(4))
-    rows: list[dict[str, Any]] = []
+    chunk = budget.chunk_trials(grad_bytes_per_trial(n, d_k), trials, "gradient asymmetry")
+    # per scale, per trial: Frobenius norms, row-norm CV and top-row share of dQ and dK
+    per: dict[str, dict[str, np.ndarray]] = {
+        scale: {f"{what}{name}": np.empty(trials) for what in ("f", "cv", "top") for name in ("Q", "K")}
+        for scale in scales}
+    err = dict.fromkeys(scales, 0.0)
     example: dict[str, dict[str, list[float]]] = {}
+    for start in range(0, trials, chunk):
+        t = min(chunk, trials - start)
+        Q, K, V, G = (draw(rng, (t, n, d_k), "normal", "float64") for _ in range(4))
+        part = slice(start, start + t)
+        for scale in scales:
+            c = scale_factor(scale, d_k)
+            dQ, dK = autograd_grads(Q, K, V, G, c)
+            cQ, cK = closed_form_grads(Q, K, V, G, c)
+            err[scale] = max(err[scale], float(np.abs(dQ - cQ).max()), float(np.abs(dK - cK).max()))
+            for name, grad in (("Q", dQ), ("K", dK)):
+                r = np.linalg.norm(grad, axis=-1)  # t × n row norms
+                per[scale][f"f{name}"][part] = np.linalg.norm(r, axis=-1)
+                per[scale][f"cv{name}"][part] = r.std(axis=-1) / np.maximum(r.mean(axis=-1), 1e-300)
+                per[scale][f"top{name}"][part] = r.max(axis=-1) / np.maximum(r.sum(axis=-1), 1e-300)
+                if start == 0:
+                    example.setdefault(scale, {})[name] = r[0].tolist()
+        if progress is not None:
+            progress((start + t) / trials)
+    rows: list[dict[str, Any]] = []
     pairs: dict[str, dict[str, list[float]]] = {}
-    for k, scale in enumerate(scales):
-        c = scale_factor(scale, d_k)
-        dQ, dK = autograd_grads(Q, K, V, G, c)
-        cQ, cK = closed_form_grads(Q, K, V, G, c)
-        err = float(max(np.abs(dQ - cQ).max(), np.abs(dK - cK).max()))
-        rq, rk = np.linalg.norm(dQ, axis=-1), np.linalg.norm(dK, axis=-1)  # trials × n row norms
-        fq, fk = np.linalg.norm(rq, axis=-1), np.linalg.norm(rk, axis=-1)
-        for name, r, f in (("Q", rq, fq), ("K", rk, fk)):
-            cv = r.std(axis=-1) / np.maximum(r.mean(axis=-1), 1e-300)
-            top = r.max(axis=-1) / np.maximum(r.sum(axis=-1), 1e-300)
+    for scale in scales:
+        v = per[scale]
+        for name in ("Q", "K"):
+            f, cv = v[f"f{name}"], v[f"cv{name}"]
             rows.append({"scale": scale, "wrt": name, "frob_mean": float(f.mean()),
                          "frob_median": float(np.median(f)),
                          "row_cv_mean": float(cv.mean()),
                          "row_cv_se": float(cv.std(ddof=1) / math.sqrt(trials)),
-                         "top_row_share_mean": float(top.mean()), "uniform_share": 1.0 / n,
-                         "max_abs_err_vs_closed_form": err})
+                         "top_row_share_mean": float(v[f"top{name}"].mean()), "uniform_share": 1.0 / n,
+                         "max_abs_err_vs_closed_form": err[scale]})
+        fq, fk = v["fQ"], v["fK"]
         ratio = fq / np.maximum(fk, 1e-300)
         rel = np.abs(fq - fk) / np.maximum(0.5 * (fq + fk), 1e-300)
         rows.append({"scale": scale, "wrt": "ratio", "ratio_mean": float(ratio.mean()),
                      "ratio_median": float(np.median(ratio)),
                      "ratio_se": float(ratio.std(ddof=1) / math.sqrt(trials)),
                      "rel_diff_mean": float(rel.mean()),
-                     "max_abs_err_vs_closed_form": err})
-        example[scale] = {"Q": rq[0].tolist(), "K": rk[0].tolist()}
+                     "max_abs_err_vs_closed_form": err[scale]})
         pairs[scale] = {"Q": fq.tolist(), "K": fk.tolist()}
-        if progress is not None:
-            progress((k + 1) / len(scales))
     return {"experiment": "qk_grads", "backend": "torch",
             "params": {"n": n, "d_k": d_k, "trials": trials, "seed": seed, "scale": list(scales)},
             "rows": rows, "example": example, "pairs": pairs}

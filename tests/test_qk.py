@@ -1,11 +1,12 @@
 """Q vs K: the two normalisations, tying, and gradients from autograd against the closed form."""
 
 import math
+import tracemalloc
 
 import numpy as np
 import pytest
 
-from core import qk
+from core import budget, qk
 from core.errors import InputError
 
 
@@ -69,3 +70,51 @@ def test_bad_sizes_are_input_errors():
         qk.normalisations(n=1)
     with pytest.raises(InputError):
         qk.normalisations(n=100)
+
+
+def _traced_peak_mb(fn, **kwargs) -> float:
+    tracemalloc.start()
+    try:
+        fn(**kwargs)
+        return tracemalloc.get_traced_memory()[1] / 2**20
+    finally:
+        tracemalloc.stop()
+
+
+def test_memory_stays_bounded_at_the_pages_largest_settings():
+    # The page's largest d_k (256) with few keys affords the most trials (279 at n = 4): drawn at
+    # once, each trial's own W_Q and W_K (d_model × d_k) held 425 MB, two such runs on a 1 GB server.
+    v = qk.view(n=4, d_k=256, d_model=256, trials=5000)
+    trials = v["params"]["trials"]
+    assert trials > 200
+    limit = 2.5 * budget.CHUNK_BYTES / 2**20
+    assert _traced_peak_mb(qk.tying_stats, n=4, d_k=256, d_model=256, trials=trials) < limit
+    assert _traced_peak_mb(qk.grad_asymmetry, n=32, d_k=256, trials=trials) < limit
+
+
+def test_chunked_draws_agree_with_one_chunk(monkeypatch):
+    whole_t = qk.tying_stats(n=6, d_k=16, d_model=16, trials=600, seed=5)
+    whole_g = qk.grad_asymmetry(n=6, d_k=16, trials=600, seed=5)
+    # about 7 chunks each
+    monkeypatch.setattr(budget, "CHUNK_BYTES", 90 * qk.tying_bytes_per_trial(6, 16, 16))
+    parts_t = qk.tying_stats(n=6, d_k=16, d_model=16, trials=600, seed=5)
+    monkeypatch.setattr(budget, "CHUNK_BYTES", 90 * qk.grad_bytes_per_trial(6, 16))
+    parts_g = qk.grad_asymmetry(n=6, d_k=16, trials=600, seed=5)
+    for a, b in zip(whole_t["rows"], parts_t["rows"], strict=True):
+        se = math.hypot(a["diag_weight_se"], b["diag_weight_se"])
+        assert abs(a["diag_weight_mean"] - b["diag_weight_mean"]) < 5 * se
+        assert b["diag_score_mean"] == pytest.approx(a["diag_score_mean"], abs=0.3)
+        assert b["argmax_diag_fraction"] == pytest.approx(a["argmax_diag_fraction"], abs=0.05)
+    assert parts_t["rows"] != whole_t["rows"]  # really other draws, not the same chunk
+    by_whole = {(x["scale"], x["wrt"]): x for x in whole_g["rows"]}
+    for x in parts_g["rows"]:
+        y = by_whole[(x["scale"], x["wrt"])]
+        assert x["max_abs_err_vs_closed_form"] < 1e-10
+        if x["wrt"] == "ratio":
+            assert abs(x["ratio_mean"] - y["ratio_mean"]) < 5 * math.hypot(x["ratio_se"], y["ratio_se"])
+        else:
+            assert abs(x["row_cv_mean"] - y["row_cv_mean"]) < 5 * math.hypot(x["row_cv_se"], y["row_cv_se"])
+    for scale in ("none", "sqrt"):
+        pairs = np.array([parts_g["pairs"][scale]["Q"], parts_g["pairs"][scale]["K"]])
+        assert pairs.shape == (2, 600) and np.all(np.isfinite(pairs)) and np.all(pairs > 0)
+        assert len(parts_g["example"][scale]["Q"]) == 6
