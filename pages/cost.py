@@ -24,7 +24,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import device_text, page_select, page_slider, page_toggle, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula
+from pages.ui.layout import formula, show_table
 
 N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
 D_RANGES = ("8-64", "16-128", "32-256", "64-512")
@@ -261,15 +261,15 @@ if res is not None:
     st.subheader(t("cost.fits"))
     level = round(100 * p["level"])
     fits = pd.DataFrame([{
-        t("cost.col.axis"): f["axis"],
         t("cost.col.series"): series_label(f["impl"], f["engine"]),
+        t("cost.col.axis"): f["axis"],
         t("cost.col.exponent"): fmt_num(f["exponent"], 3),
         t("cost.col.ci", level=level): f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]",
         t("cost.col.model"): fmt_num(f["model_exponent"], 3),
         t("cost.col.points"): f["points"],
         t("cost.col.r2"): fmt_num(f["r2"], 3),
     } for f in res["fits"]])
-    st.dataframe(fits, hide_index=True)
+    show_table(fits)
     st.caption(t("cost.fits.caption", level=level))
 
     left, right = st.columns(2, gap="medium")
@@ -288,7 +288,7 @@ if res is not None:
 
     table = res["table"]
     st.subheader(t("cost.table", n=ns[-1], d=p["d_at"], dh=table[0]["d_h"] if table else "—"))
-    st.dataframe(pd.DataFrame([{
+    show_table(pd.DataFrame([{
         t("cost.col.series"): series_label(r["impl"], r["engine"]),
         t("cost.col.flops"): fmt_num(r["flops"], 4),
         t("cost.col.special"): fmt_num(r["special"], 4),
@@ -298,7 +298,7 @@ if res is not None:
         t("cost.col.gflops"): fmt_num(r["gflops_per_s"], 3),
         t("cost.col.of_bound"): f"{fmt_num(100 * r['gflops_per_s'] / r['bound_gflops_per_s'], 3)} %",
         t("cost.col.check"): fmt_num(r["max_abs_diff"], 2),
-    } for r in table]), hide_index=True)
+    } for r in table]))
     st.caption(t("cost.check.caption"))
 
     own = res["backend"]

@@ -220,8 +220,11 @@ else:
                      ln_n=fmt_num(hrow["ln_n"], 3), sat=fmt_pct(hrow["saturated_fraction"])))
         show_chart(attention_figure(text, layer, head), name=f"real-model-attention-l{layer}h{head}")
 
-        with st.expander(t("real_model.table")):
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        # Every layer and head as a sortable grid: drawn only while open, so a new tab does not load the
+        # grid's code for a table most readers never open.
+        box, table_open = controls.page_expander("rm_table", "real_model.table")
+        if table_open:
+            box.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
         what_to_notice("real_model.notice")
         st.caption(t("real_model.caveat"))

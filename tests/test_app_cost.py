@@ -41,10 +41,10 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert titles == [TEXT[k]["en"] for k in ("cost.chart.time_n", "cost.chart.time_d", "cost.chart.ratio",
                                               "cost.chart.gflops")]
     assert "log" in json.dumps(specs[0]["layer"][0]["encoding"]["y"]["scale"])
-    assert len(at.dataframe) == 2  # fitted exponents, model vs clock
-    fits = at.dataframe[0].value
-    assert set(fits.iloc[:, 0]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
-    assert any("dot-product · torch" in s for s in fits.iloc[:, 1])
+    assert len(at.table) == 2  # fitted exponents, model vs clock
+    fits = at.table[0].value
+    assert set(fits.iloc[:, 1]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
+    assert any("dot-product · torch" in s for s in fits.iloc[:, 0])
     assert "What to notice" in at.info[0].body
     code = at.code[0].value
     assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
@@ -61,8 +61,8 @@ def test_page_in_chinese():
     assert at.title[0].value == TEXT["cost.title"]["zh"]
     assert "值得注意" in at.info[0].body
     assert "--no-torch" in at.code[0].value
-    fits = at.dataframe[0].value
-    assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 1])
+    fits = at.table[0].value
+    assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 0])
 
 
 def test_bad_url_values_are_corrected_with_a_visible_notice():
@@ -132,6 +132,6 @@ def test_numbers_on_screen_are_the_ones_core_measured():
     res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))  # stored: no new measurement
     additive = next(r for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
     assert f"takes {charts.fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
-    table = at.dataframe[1].value
+    table = at.table[1].value
     dot = next(r for r in res["table"] if r["impl"] == "dot")
     assert table.iloc[0, 4] == f"{charts.fmt_num(dot['seconds'], 3)} s"

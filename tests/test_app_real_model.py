@@ -45,6 +45,15 @@ def test_real_model_page_renders_statistics_and_heatmap():
     assert len(charts) == 5  # spread scatter, three layer × head grids, one attention heat map
     assert at.text[0].value == text_for("real_model.default_en", "en")
     assert len(at.metric) == 4
+    # the per-head table is drawn only while its expander is open; a link opens it
+    assert not at.dataframe and "rm_table" not in at.query_params
+    at.session_state["rm_table"] = True
+    at.run()
+    assert not at.exception and at.query_params["rm_table"] == "1"
+    (table,) = at.dataframe
+    assert len(table.value) == 6 * 12  # every layer × head
+    linked = _open({"lang": "zh", "rm_table": "1"})
+    assert len(linked.dataframe) == 1
 
 
 @needs_model

@@ -188,8 +188,9 @@ def fit_server(browser):
 
 def test_the_width_check_catches_what_used_to_overflow_a_phone(browser, fit_server):
     """The check above is not blind: a fixed-width chart and an st.latex formula, drawn as the
-    pages drew them before, stick out of a 390-px phone and are reported; the same chart and
-    formula drawn as the pages draw them now fit."""
+    pages drew them before, and a sideways-scrolling box wider than the phone stick out of a
+    390-px phone and are reported; the same chart and formula drawn as the pages draw them now,
+    and a table wider than the phone that scrolls inside its own box, fit."""
     found = {}
     SHOTS.mkdir(parents=True, exist_ok=True)
     for mode in ("fixed", "fitted"):
@@ -204,6 +205,7 @@ def test_the_width_check_catches_what_used_to_overflow_a_phone(browser, fit_serv
     report = " | ".join(found["fixed"])
     assert "main area scrolls sideways" in report, report
     assert "chart 1 of 1 spans" in report and "formula cut off" in report, report
+    assert "stHtml spans" in report, report  # the box scrolls, but it does not fit
     assert found["fitted"] == [], found["fitted"]
 
 

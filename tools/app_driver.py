@@ -81,7 +81,8 @@ def serve(log_path: Path, port: int | None = None, timeout_s: float = 60,
 # What sticks out sideways on a narrow screen. Streamlit's main area scrolls by itself, so the
 # document's own scrollWidth stays at the viewport's even when content overflows: measure the main
 # area, then every element in it that reaches past the viewport — unless it sits inside a box that
-# scrolls sideways and itself fits (a wide table scrolls there) — and every formula that had to
+# scrolls sideways and itself fits (a wide table scrolls there; such a box clips whatever it holds,
+# scrolling boxes inside it included, as a table cell's own text box) — and every formula that had to
 # scroll. Not counted: the hidden MathML copy of a formula (for screen readers, never drawn) and
 # the SVG pieces of KaTeX's stretchy symbols (drawn oversized on purpose, clipped to the symbol).
 OVERFLOW_JS = """() => {
@@ -104,9 +105,8 @@ OVERFLOW_JS = """() => {
     const r = el.getBoundingClientRect();
     if (r.width === 0 || r.height === 0 || fits(r)) continue;
     let p = el.parentElement, inScroller = false;
-    for (; p && p !== main; p = p.parentElement) {
-      if (scrollsX(p)) { inScroller = fits(p.getBoundingClientRect()); break; }
-    }
+    for (; p && p !== main && !inScroller; p = p.parentElement)
+      inScroller = scrollsX(p) && fits(p.getBoundingClientRect());
     if (inScroller) continue;
     const holder = el.closest('[data-testid="stVegaLiteChart"]') || el.closest('[data-testid^="st"]') || el;
     const [lo, hi] = worst.get(holder) || [Infinity, -Infinity];

@@ -26,14 +26,15 @@ METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElemen
               ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
               '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
               f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
-# On a narrow screen a table's cells take smaller type, and its first column (labels, not numbers;
-# at least 6.5 em wide) may break inside a long name ("nn.Multihead-Attention"), so the table fits
-# the screen instead of hiding its last columns behind a sideways scroll; from 640 px on, tables
-# are as Streamlit draws them.
-TABLE_CSS = ('<style>@media (max-width: 640px) { [data-testid="stTable"] :is(th, td) '
-             '{ font-size: 0.75rem; padding: 0.25rem 0.3rem; } [data-testid="stTable"] td:first-child '
-             '{ min-width: 6.5em; } [data-testid="stTable"] td:first-child * { overflow-wrap: anywhere; } }'
-             '</style>')
+# On a narrow screen a table's cells take smaller type (each column at least 3.5 em, so a short
+# header is not broken a character a line), and its first column (labels, not numbers; at least
+# 6.5 em wide) may break inside a long name ("nn.Multihead-Attention"), so a table of up to seven
+# columns fits the screen; a wider one (the cost page's nine) scrolls sideways inside its own box.
+# From 640 px on, tables are as Streamlit draws them.
+TABLE_CSS = ('<style>[data-testid="stTable"] { overflow-x: auto; } @media (max-width: 640px) { '
+             '[data-testid="stTable"] :is(th, td) { font-size: 0.75rem; padding: 0.25rem 0.3rem; '
+             'min-width: 3.5em; } [data-testid="stTable"] td:first-child { min-width: 6.5em; } '
+             '[data-testid="stTable"] td:first-child * { overflow-wrap: anywhere; } }</style>')
 
 
 def metric_row(container: Any = None) -> Any:
@@ -47,7 +48,8 @@ def metric_row(container: Any = None) -> Any:
 def show_table(frame: Any, container: Any = None) -> None:
     """`frame` (a small DataFrame of ready-formatted cells) as a static table without its index.
     st.table rather than st.dataframe: the interactive grid costs a new tab about 1.2 MB of
-    browser code to load and compile, for tables of a few rows."""
+    browser code to load and compile, for tables of a few rows. A table wider than a phone (the
+    cost page's nine columns) scrolls sideways inside its own box, as the grid does."""
     where = container or st
     where.html(TABLE_CSS)  # the same rule every time: a style, nothing drawn
     where.table(frame, hide_index=True)
