@@ -196,10 +196,24 @@ def test_torch_failing_to_load_is_recognised(exc, expected):
     assert compute.torch_unavailable(exc) is expected
 
 
-def test_concurrent_sessions_opening_the_same_link_share_every_computation():
+def test_concurrent_sessions_opening_the_same_link_share_every_computation(monkeypatch):
     """Eight sessions open /variance with the same settings at once: each core call is computed once."""
+    from streamlit.runtime import Runtime
+
     from pages.ui.shared_work import RESULTS
 
+    # Each AppTest puts its stand-in runtime in one process-wide slot and empties the slot when its
+    # run ends, while the other seven may still be running (a download button or the end of a run
+    # then finds no runtime). A real server has one runtime for every session: keep the last one.
+    last: list = []
+    real_instance = Runtime.instance.__func__
+
+    def instance(cls):  # type: ignore[no-untyped-def]
+        if cls._instance is not None:
+            last[:] = [cls._instance]
+        return cls._instance if cls._instance is not None else last[0] if last else real_instance(cls)
+
+    monkeypatch.setattr(Runtime, "instance", classmethod(instance))
     query = {"dk": "48", "trials": "20", "seed": "7"}  # settings no other test uses
     before = RESULTS.computed
     apps = call_in_threads(lambda: run_page("variance", query), 8)
