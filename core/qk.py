@@ -167,10 +167,9 @@ def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
     trials = ex.check_trials(trials)
     rng = np.random.default_rng(sub_seed(seed, 82, n, d_k))
     chunk = budget.chunk_trials(grad_bytes_per_trial(n, d_k), trials, "gradient asymmetry")
-    # per scale, per trial: Frobenius norms, row-norm CV and top-row share of dQ and dK
-    per: dict[str, dict[str, np.ndarray]] = {
-        scale: {f"{what}{name}": np.empty(trials) for what in ("f", "cv", "top") for name in ("Q", "K")}
-        for scale in scales}
+    # per scale and gradient (∂L/∂Q, ∂L/∂K), per trial: Frobenius norm, row-norm CV, top-row share
+    per = {(scale, name): {"f": np.empty(trials), "cv": np.empty(trials), "top": np.empty(trials)}
+           for scale in scales for name in ("Q", "K")}
     err = dict.fromkeys(scales, 0.0)
     example: dict[str, dict[str, list[float]]] = {}
     for start in range(0, trials, chunk):
@@ -184,9 +183,10 @@ def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
             err[scale] = max(err[scale], float(np.abs(dQ - cQ).max()), float(np.abs(dK - cK).max()))
             for name, grad in (("Q", dQ), ("K", dK)):
                 r = np.linalg.norm(grad, axis=-1)  # t × n row norms
-                per[scale][f"f{name}"][part] = np.linalg.norm(r, axis=-1)
-                per[scale][f"cv{name}"][part] = r.std(axis=-1) / np.maximum(r.mean(axis=-1), 1e-300)
-                per[scale][f"top{name}"][part] = r.max(axis=-1) / np.maximum(r.sum(axis=-1), 1e-300)
+                v = per[(scale, name)]
+                v["f"][part] = np.linalg.norm(r, axis=-1)
+                v["cv"][part] = r.std(axis=-1) / np.maximum(r.mean(axis=-1), 1e-300)
+                v["top"][part] = r.max(axis=-1) / np.maximum(r.sum(axis=-1), 1e-300)
                 if start == 0:
                     example.setdefault(scale, {})[name] = r[0].tolist()
         if progress is not None:
@@ -194,16 +194,15 @@ def grad_asymmetry(n: int = 16, d_k: int = 64, trials: int = 200, seed: int = 0,
     rows: list[dict[str, Any]] = []
     pairs: dict[str, dict[str, list[float]]] = {}
     for scale in scales:
-        v = per[scale]
         for name in ("Q", "K"):
-            f, cv = v[f"f{name}"], v[f"cv{name}"]
+            f, cv, top = (per[(scale, name)][k] for k in ("f", "cv", "top"))
             rows.append({"scale": scale, "wrt": name, "frob_mean": float(f.mean()),
                          "frob_median": float(np.median(f)),
                          "row_cv_mean": float(cv.mean()),
                          "row_cv_se": float(cv.std(ddof=1) / math.sqrt(trials)),
-                         "top_row_share_mean": float(v[f"top{name}"].mean()), "uniform_share": 1.0 / n,
+                         "top_row_share_mean": float(top.mean()), "uniform_share": 1.0 / n,
                          "max_abs_err_vs_closed_form": err[scale]})
-        fq, fk = v["fQ"], v["fK"]
+        fq, fk = per[(scale, "Q")]["f"], per[(scale, "K")]["f"]
         ratio = fq / np.maximum(fk, 1e-300)
         rel = np.abs(fq - fk) / np.maximum(0.5 * (fq + fk), 1e-300)
         rows.append({"scale": scale, "wrt": "ratio", "ratio_mean": float(ratio.mean()),
