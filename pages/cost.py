@@ -5,6 +5,8 @@ vs n and vs d with fitted exponents, the additive/dot ratio, GFLOP/s against the
 and the FLOP/memory model next to the clock.
 """
 
+import math
+
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -264,7 +266,10 @@ if res is not None:
         t("cost.col.series"): series_label(f["impl"], f["engine"]),
         t("cost.col.axis"): f["axis"],
         t("cost.col.exponent"): fmt_num(f["exponent"], 3),
-        t("cost.col.ci", level=level): f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]",
+        # two points fit a line exactly and leave no degree of freedom for an interval
+        t("cost.col.ci", level=level): (f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]"
+                                        if math.isfinite(f["ci_low"]) and math.isfinite(f["ci_high"])
+                                        else "—"),
         t("cost.col.model"): fmt_num(f["model_exponent"], 3),
         t("cost.col.points"): f["points"],
         t("cost.col.r2"): fmt_num(f["r2"], 3),

@@ -45,6 +45,7 @@ def test_page_renders_charts_tables_and_notice_in_english():
     fits = at.table[0].value
     assert set(fits.iloc[:, 1]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
     assert any("dot-product · torch" in s for s in fits.iloc[:, 0])
+    assert not any("NaN" in s for s in fits.iloc[:, 3])  # a two-point fit has no interval: "—"
     assert "What to notice" in at.info[0].body
     code = at.code[0].value
     assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
@@ -135,3 +136,13 @@ def test_numbers_on_screen_are_the_ones_core_measured():
     table = at.table[1].value
     dot = next(r for r in res["table"] if r["impl"] == "dot")
     assert table.iloc[0, 4] == f"{charts.fmt_num(dot['seconds'], 3)} s"
+
+
+def test_a_fit_through_two_points_shows_no_interval():
+    # a 10 ms cap on the naive additive path leaves it two or three points on this grid
+    at = _cost_page(lang="en", cost_torch="0", **{**SMALL, "cost_naive_ms": "10"})
+    assert not at.exception
+    fits = at.table[0].value
+    for points, ci in zip(fits.iloc[:, 5], fits.iloc[:, 3], strict=True):
+        assert (ci == "—") == (int(points) <= 2), (points, ci)
+        assert "NaN" not in ci
