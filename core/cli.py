@@ -45,7 +45,7 @@ COLUMNS: dict[str, tuple[str, ...]] = {
     "qk_grads": ("scale", "wrt", "frob_mean", "frob_median", "row_cv_mean", "top_row_share_mean",
                  "max_abs_err_vs_closed_form"),
     "training": ("dk", "scale", "loss_first", "loss_last", "accuracy_final", "entropy_first",
-                 "grad_wq_norm_first", "step_to_90", "seconds"),
+                 "grad_wq_norm_first", "step_to_90"),
     "real_model": ("layer", "head", "raw_over_pred", "logit_std", "entropy_over_ln_n",
                    "saturated_fraction"),
 }

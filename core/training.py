@@ -119,11 +119,13 @@ def resolve_device(device: str) -> str:
 
 
 def estimate_seconds(dks: Sequence[int], n_scales: int, cfg: TrainConfig, gpu: bool = False) -> float:
-    """Rough wall time: per step ≈ 6·d_model²·d_k FLOPs (forward and backward of W_Qᵀ W_K) plus
-    ~1 ms of Python and small-op overhead (2 CPU cores; the GPU has the same overhead, not less)."""
+    """Rough wall time: per step and run ≈ 6·d_model²·d_k FLOPs (forward and backward of W_Qᵀ W_K)
+    plus, per step and d_k (the scales of one d_k train together, `train_runs`), ~1 ms of Python
+    and small-op overhead and a little more per run as the batch grows (2 CPU cores; the GPU has
+    the same overhead, not less)."""
     per_step = sum(6.0 * D_MODEL * D_MODEL * d + 12.0 * VOCAB * D_MODEL * D_MODEL for d in dks) * n_scales
     flops = per_step * cfg.steps
-    overhead = 1.0e-3 * cfg.steps * len(dks) * n_scales * (1.0 + cfg.batch * cfg.n / 8192.0)
+    overhead = 1.0e-3 * cfg.steps * len(dks) * (1.0 + n_scales * cfg.batch * cfg.n / 8192.0)
     return budget.estimate_seconds(flops=flops, gpu=gpu) + overhead
 
 
@@ -163,7 +165,7 @@ def init_weights(d_k: int, seed: int) -> dict[str, Any]:
     return {"E": E, "W_Q": W_Q, "W_K": W_K, "E_V": E_V, "W_O": W_O}
 
 
-def forward(w: dict[str, Any], c: float, onehot_query: Any, onehot_keys: Any,
+def forward(w: dict[str, Any], c: Any, onehot_query: Any, onehot_keys: Any,
             onehot_vals: Any) -> tuple[Any, Any]:
     """(scores s (B × n), class logits z (B × C)) for one batch, every gather a matrix product.
 
@@ -171,14 +173,21 @@ def forward(w: dict[str, Any], c: float, onehot_query: Any, onehot_keys: Any,
     so s_bj = G[query_b, key_bj]; the value mixture o_b = Σ_j p_bj E_V[val_bj]; z = o W_Oᵀ.
     G is formed as E (c · W_Qᵀ W_K) Eᵀ: the d_k-long contraction happens once, on a
     d_model × d_model matrix, so a step costs O(d_model²·d_k) instead of O(V²·d_k).
+    Runs stacked along a leading axis R (W_Q, W_K, E_V, W_O with R in front, c a length-R tensor)
+    give s (R × B × n) and z (R × B × C), each run computed from its own weights.
     """
-    M = (w["W_Q"].T * c) @ w["W_K"]  # (d_model, d_model)
-    G = (w["E"] @ M) @ w["E"].T  # (V, V)
-    rows = onehot_query @ G  # (B, V): the query's row of G
-    s = (onehot_keys @ rows[..., None])[..., 0]  # (B, n)
+    import torch
+
+    if not isinstance(c, (int, float)):
+        c = c.reshape(*c.shape, 1, 1)
+    M = (w["W_Q"].mT * c) @ w["W_K"]  # (…, d_model, d_model)
+    G = (w["E"] @ M) @ w["E"].T  # (…, V, V)
+    rows = onehot_query @ G  # (…, B, V): the query's row of G
+    s = torch.einsum("bnv,...bv->...bn", onehot_keys, rows)  # (…, B, n): s_bj = G[query_b, key_bj]
     p = s.softmax(dim=-1)
-    o = (p[:, None, :] @ (onehot_vals @ w["E_V"]))[:, 0, :]  # (B, d_v)
-    return s, o @ w["W_O"].T
+    mix = torch.einsum("...bn,bnc->...bc", p, onehot_vals)  # (…, B, C): weight on each value class
+    o = mix @ w["E_V"]  # (…, B, d_v) = Σ_j p_bj E_V[val_bj]
+    return s, o @ w["W_O"].mT
 
 
 @contextlib.contextmanager
@@ -197,21 +206,61 @@ def _threads(n: int | None) -> Iterator[None]:
         torch.set_num_threads(old)
 
 
-def train_one(d_k: int, scale: Scale, cfg: TrainConfig, data: dict[str, Any],
-              device: str = "cpu", tick: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Train one (d_k, scale) run; returns per-step metric lists and the wall time in seconds."""
+ADAM_BETAS = (0.9, 0.999)  # torch.optim.Adam's defaults, as `_update` applies them
+ADAM_EPS = 1e-8
+
+
+def _update(params: list[Any], state: list[dict[str, Any]], cfg: TrainConfig, step: int) -> None:
+    """One optimiser step on every tensor of `params` (their .grad set), in place.
+
+    SGD: θ ← θ − lr·g. Adam (Kingma & Ba; the operations of torch.optim.Adam's single-tensor path
+    on the CPU, defaults betas = (0.9, 0.999), ε = 1e-8, no weight decay): m ← β₁m + (1 − β₁)g,
+    v ← β₂v + (1 − β₂)g², θ ← θ − lr/(1 − β₁ᵗ) · m / (√v/√(1 − β₂ᵗ) + ε), t = step.
+    Written out rather than taken from torch.optim, whose first use imports torch's compiler
+    (about a second on a fresh server); tests hold it to torch.optim's results. Element-wise, so
+    runs stacked along a leading axis are updated exactly as they would be one by one.
+    """
+    import torch
+
+    with torch.no_grad():
+        for w, st in zip(params, state, strict=True):
+            g = w.grad
+            if cfg.optimizer == "sgd":
+                w.add_(g, alpha=-cfg.lr)
+                continue
+            b1, b2 = ADAM_BETAS
+            if not st:
+                st["m"], st["v"] = torch.zeros_like(w), torch.zeros_like(w)
+            st["m"].lerp_(g, 1 - b1)
+            st["v"].mul_(b2).addcmul_(g, g, value=1 - b2)
+            step_size = cfg.lr / (1 - b1 ** step)
+            denom = (st["v"].sqrt() / (1 - b2 ** step) ** 0.5).add_(ADAM_EPS)
+            w.addcdiv_(st["m"], denom, value=-step_size)
+
+
+def train_runs(d_k: int, scales: Sequence[Scale], cfg: TrainConfig, data: dict[str, Any],
+               device: str = "cpu", tick: Callable[[int], None] | None = None) -> dict[str, Any]:
+    """Train one model per scale at one d_k, all at once; per-run, per-step metric lists.
+
+    The runs are stacked along a leading axis R (one entry per scale): W_Q, W_K (R × d_k ×
+    d_model), E_V, W_O, c (R). They start from the same weights (`init_weights(d_k, seed)`) and
+    see the same batches; the loss is the sum of the runs' losses, whose gradient with respect to
+    one run's weights is that run's own gradient, and the optimiser is element-wise, so every run
+    follows exactly the path it would follow alone, for one Python loop instead of R. Returns
+    {"logs": [per-run {metric: [per step]}], "seconds": wall time of the R runs together, "c": [R]}.
+    """
     import torch
     import torch.nn.functional as F
 
-    c = scale_factor(scale, d_k)
+    cs = [scale_factor(s, d_k) for s in scales]
+    R = len(cs)
     w0 = init_weights(d_k, cfg.seed)
-    w = {k: v.to(device).requires_grad_(k != "E") for k, v in w0.items()}
+    w = {k: (v.to(device) if k == "E" else v.to(device).expand(R, *v.shape).clone().requires_grad_())
+         for k, v in w0.items()}
+    c = torch.tensor(cs, dtype=torch.float32, device=device)
     params = [w[k] for k in ("W_Q", "W_K", "E_V", "W_O")]
-    if cfg.optimizer == "adam":
-        opt: Any = torch.optim.Adam(params, lr=cfg.lr)
-    else:
-        opt = torch.optim.SGD(params, lr=cfg.lr)
-    log: dict[str, list[float]] = {m: [] for m in METRICS}
+    state: list[dict[str, Any]] = [{} for _ in params]
+    logs: list[dict[str, list[float]]] = [{m: [] for m in METRICS} for _ in range(R)]
     ln_p_floor = torch.finfo(torch.float32).tiny
     t0 = time.perf_counter()
     for step in range(cfg.steps):
@@ -220,28 +269,30 @@ def train_one(d_k: int, scale: Scale, cfg: TrainConfig, data: dict[str, Any],
         ok = F.one_hot(keys, VOCAB).float()
         ov = F.one_hot(data["vals"][step].to(device), CLASSES).float()
         target = data["target"][step].to(device)
-        s, z = forward(w, c, oq, ok, ov)
-        loss = F.cross_entropy(z, target)
-        opt.zero_grad(set_to_none=True)
-        loss.backward()
+        s, z = forward(w, c, oq, ok, ov)  # (R, B, n), (R, B, C)
+        losses = F.cross_entropy(z.transpose(1, 2), target.expand(R, -1), reduction="none").mean(dim=1)
+        for p in params:
+            p.grad = None
+        losses.sum().backward()
         with torch.no_grad():
             p = s.softmax(dim=-1)
             H = -(p * p.clamp_min(ln_p_floor).log()).sum(dim=-1)
             stats = torch.stack([
-                loss.detach(),
-                (z.argmax(dim=-1) == target).float().mean(),
-                H.mean(),
-                w["W_Q"].grad.norm(),
-                s.abs().max(),
-            ]).cpu().tolist()  # one device → host copy per step
-        for m, v in zip(METRICS, stats, strict=True):
-            log[m].append(float(v))
-        opt.step()
+                losses.detach(),
+                (z.argmax(dim=-1) == target).float().mean(dim=-1),
+                H.mean(dim=-1),
+                w["W_Q"].grad.flatten(1).norm(dim=1),
+                s.abs().flatten(1).amax(dim=1),
+            ], dim=1).cpu().tolist()  # one device → host copy per step, R × METRICS
+        for log, row in zip(logs, stats, strict=True):
+            for m, v in zip(METRICS, row, strict=True):
+                log[m].append(float(v))
+        _update(params, state, cfg, step + 1)
         if tick is not None:
             tick(step + 1)
     if device == "cuda":
         torch.cuda.synchronize()
-    return {"log": log, "seconds": time.perf_counter() - t0, "c": c}
+    return {"logs": logs, "seconds": time.perf_counter() - t0, "c": cs}
 
 
 # ---------------------------------------------------------------- the experiment
@@ -255,7 +306,7 @@ def training(dks: Sequence[int] = DEFAULT_DKS, scales: Sequence[str | Scale] = D
     """Train one model per (d_k, scale) on the same batches; per-step curves plus a run summary.
 
     Returns {"experiment": "training", "backend", "params", "rows", "runs"}: `rows` has one row
-    per (d_k, scale, step) with the METRICS; `runs` one per (d_k, scale) with c, the wall time,
+    per (d_k, scale, step) with the METRICS; `runs` one per (d_k, scale) with c,
     the first and last loss, final accuracy (mean of the last 10% of steps), and the first step
     whose batch accuracy reached 0.9 (None if never).
     params["seconds_total"] is the wall time of the whole grid (data included).
@@ -278,24 +329,24 @@ def training(dks: Sequence[int] = DEFAULT_DKS, scales: Sequence[str | Scale] = D
     est = estimate_seconds(dk_list, len(scale_list), cfg, gpu=dev == "cuda")
     budget.check_time(est, "this training grid", "fewer steps, fewer d_k or fewer scales", time_budget)
 
-    total = cfg.steps * len(dk_list) * len(scale_list)
+    total = cfg.steps * len(dk_list)
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     t_start = time.perf_counter()
     with _threads(threads):
         data = make_batches(cfg)
-        every = max(1, cfg.steps // 25)  # ~25 progress updates per run: a UI update is not free
-        for r, (d, s) in enumerate((d, s) for d in dk_list for s in scale_list):
-            def tick(k: int, r: int = r) -> None:
+        every = max(1, cfg.steps // 25)  # ~25 progress updates per d_k: a UI update is not free
+        for i, d in enumerate(dk_list):
+            def tick(k: int, i: int = i) -> None:
                 if progress is not None and (k % every == 0 or k == cfg.steps):
-                    progress(min(1.0, (r * cfg.steps + k) / total))
+                    progress(min(1.0, (i * cfg.steps + k) / total))
 
-            out = train_one(d, s, cfg, data, dev, tick)
-            log = out["log"]
-            for step in range(cfg.steps):
-                rows.append({"dk": d, "scale": s.name, "c": out["c"], "step": step,
-                             **{m: log[m][step] for m in METRICS}})
-            runs.append(_summary(d, s, out, cfg.steps))
+            out = train_runs(d, scale_list, cfg, data, dev, tick)
+            for s, log, c in zip(scale_list, out["logs"], out["c"], strict=True):
+                for step in range(cfg.steps):
+                    rows.append({"dk": d, "scale": s.name, "c": c, "step": step,
+                                 **{m: log[m][step] for m in METRICS}})
+                runs.append(_summary(d, s, log, c, cfg.steps))
     params = {"dk": dk_list, "scale": [s.name for s in scale_list], "n": cfg.n, "steps": cfg.steps,
               "batch": cfg.batch, "lr": cfg.lr, "optimizer": cfg.optimizer, "seed": cfg.seed,
               "vocab": VOCAB, "classes": CLASSES, "d_model": D_MODEL, "device": dev,
@@ -305,13 +356,12 @@ def training(dks: Sequence[int] = DEFAULT_DKS, scales: Sequence[str | Scale] = D
             "runs": runs}
 
 
-def _summary(d: int, s: Scale, out: dict[str, Any], steps: int) -> dict[str, Any]:
-    log = out["log"]
+def _summary(d: int, s: Scale, log: dict[str, list[float]], c: float, steps: int) -> dict[str, Any]:
     tail = max(1, steps // 10)
     reached = next((i for i, a in enumerate(log["accuracy"]) if a >= 0.9), None)
     finite = [x for x in log["loss"] if math.isfinite(x)]
     return {
-        "dk": d, "scale": s.name, "c": out["c"], "seconds": out["seconds"],
+        "dk": d, "scale": s.name, "c": c,
         "loss_first": log["loss"][0], "loss_last": log["loss"][-1],
         "loss_min": min(finite) if finite else math.nan,
         "accuracy_final": sum(log["accuracy"][-tail:]) / tail,

@@ -137,7 +137,7 @@ if result is not None:
                              count=r["grad_zero_steps"]))
 
     st.subheader(t("training.summary"))
-    cols = ("dk", "scale", "c", "seconds", "entropy_first", "max_logit_first", "grad_wq_norm_first",
+    cols = ("dk", "scale", "c", "entropy_first", "max_logit_first", "grad_wq_norm_first",
             "loss_last", "accuracy_final", "step_to_90")
     table = pd.DataFrame(runs)[list(cols)]
     table["scale"] = table["scale"].map(scale_label)

@@ -87,7 +87,6 @@ TEXT: dict[str, dict[str, str]] = {
     "training.col.dk": {"en": "d_k", "zh": "d_k"},
     "training.col.scale": {"en": "scale", "zh": "缩放"},
     "training.col.c": {"en": "c", "zh": "c"},
-    "training.col.seconds": {"en": "run time (s)", "zh": "运行时间（秒）"},
     "training.col.entropy_first": {"en": "entropy at step 0", "zh": "第 0 步的熵"},
     "training.col.max_logit_first": {"en": "max |logit| at step 0", "zh": "第 0 步最大 |logit|"},
     "training.col.grad_wq_norm_first": {"en": "‖∂L/∂W_Q‖ at step 0", "zh": "第 0 步 ‖∂L/∂W_Q‖"},
