@@ -100,3 +100,14 @@ def test_fit_rejects_unusable_data(x, t):
         stats.fit_power_law(x, t)
 
 
+
+
+def test_t_quantile_does_not_load_scipy_stats():
+    """scipy.stats takes 0.5-1 s to import; the quantile comes from scipy.special alone."""
+    import subprocess
+    import sys
+
+    code = ("import sys; from core import stats; stats.t_quantile(0.975, 3.0); "
+            "print('scipy.stats' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False", out.stderr
