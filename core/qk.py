@@ -225,30 +225,43 @@ def _check(n: int, d_k: int, d_model: int) -> tuple[int, int, int]:
     return n, d_k, d_model
 
 
-def view(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, tie: bool = False,
-         trials: int = 200, scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
-    """Everything the Q-vs-K page shows, in one call: one draw laid out as heatmap cells
-    (S, A = softmax over keys, softmax(K Qᵀ)ᵀ = S normalised over queries), tying statistics
-    over `trials`, and the autograd gradient asymmetry over `trials` (unscaled and `scale`).
-    `trials` is lowered to what an interactive figure affords (core.views' budget).
-    """
-    one = normalisations(n, d_k, d_model, seed, tie, scale)
+def fitted_trials(n: int, d_k: int, d_model: int, trials: int) -> tuple[int, int]:
+    """(trials used, trials asked): `trials` lowered to what an interactive figure affords for one
+    trial of the tying statistics and the gradient asymmetry together (core.views' budget)."""
     asked = ex.check_trials(trials)
     per_trial = budget.estimate_seconds(
         flops=2.0 * (3 * n * d_model * d_k + n * n * d_k) + 2.0 * 12 * n * n * d_k,
         elementwise=12.0 * n * n, samples=3.0 * d_model * d_k + n * d_model + 4.0 * n * d_k)
-    trials = max(2, figure_budget.fit_trials(asked, per_trial))
+    return max(2, figure_budget.fit_trials(asked, per_trial)), asked
+
+
+def view(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, tie: bool = False,
+         trials: int = 200, scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
+    """The Q-vs-K page's first half, in one call: one draw laid out as heatmap cells
+    (S, A = softmax over keys, softmax(K Qᵀ)ᵀ = S normalised over queries) and the tying
+    statistics over `trials` (lowered by `fitted_trials`). NumPy only: the autograd half is
+    `grad_view`, so the page shows this half while torch loads.
+    """
+    one = normalisations(n, d_k, d_model, seed, tie, scale)
+    trials, asked = fitted_trials(n, d_k, d_model, trials)
     S, A, B = one["S"], one["A"], one["A_swap"]
     cells = [{"i": i, "j": j, "S": S[i][j], "A": A[i][j], "A_swap_T": B[j][i]}
              for i in range(one["n"]) for j in range(one["n"])]
     if progress is not None:
-        progress(0.1)
+        progress(0.2)
     tying = tying_stats(n, d_k, d_model, trials, seed, scale,
-                        progress=None if progress is None else lambda f: progress(0.1 + 0.3 * f))
-    grads = grad_asymmetry(n, d_k, trials, seed, ("none", scale),
-                           progress=None if progress is None else lambda f: progress(0.4 + 0.6 * f))
+                        progress=None if progress is None else lambda f: progress(0.2 + 0.8 * f))
     return {"draw": {k: v for k, v in one.items() if k not in ("S", "A", "A_swap")}, "cells": cells,
-            "tying": tying["rows"], "grads": grads["rows"], "example": grads["example"],
-            "pairs": grads["pairs"], "params": {"n": n, "d_k": d_k, "d_model": d_model, "seed": seed,
-                                                "tie": tie, "trials": trials, "trials_asked": asked,
-                                                "scale": scale}}
+            "tying": tying["rows"], "params": {"n": n, "d_k": d_k, "d_model": d_model, "seed": seed,
+                                               "tie": tie, "trials": trials, "trials_asked": asked,
+                                               "scale": scale}}
+
+
+def grad_view(n: int = 8, d_k: int = 64, d_model: int = 64, seed: int = 0, trials: int = 200,
+              scale: str = "sqrt", progress: Progress = None) -> dict[str, Any]:
+    """The Q-vs-K page's second half: the gradient asymmetry (`grad_asymmetry`: the closed form
+    checked against torch autograd) over the same number of trials as `view`, unscaled and `scale`."""
+    trials, _ = fitted_trials(n, d_k, d_model, trials)
+    grads = grad_asymmetry(n, d_k, trials, seed, ("none", scale), progress=progress)
+    return {"grads": grads["rows"], "example": grads["example"], "pairs": grads["pairs"],
+            "trials": trials, "scale": scale}

@@ -1,6 +1,7 @@
 """Q and K are not interchangeable: softmax over keys vs over queries, tying, autograd gradients.
 
-Controls → one call into core.qk.view → heatmaps, tables and charts.
+Controls → core.qk.view (NumPy) → heatmaps and the tying table, then core.qk.grad_view (torch
+autograd) → the gradient charts: the first half is drawn while the second computes.
 """
 
 import altair as alt
@@ -181,14 +182,16 @@ if v is not None:
     st.caption(t("qk.tying.caption"))
 
     st.header(t("qk.grad.header"))
-    grads = pd.DataFrame(v["grads"])
+g = run_with_progress(qk.grad_view, n=n, d_k=dk, d_model=dk, seed=s.seed, trials=s.trials) if v else None
+if g is not None:
+    grads = pd.DataFrame(g["grads"])
     err = grads["max_abs_err_vs_closed_form"].max()
     st.markdown(t("qk.grad.text", err=fmt_num(err, 2)))
-    scale = v["params"]["scale"]
+    scale = g["scale"]
     cols = st.columns(2, gap="medium")
     for col, sc in zip(cols, ("none", scale), strict=True):
         with col:
-            show_chart(grad_rows_figure(v["example"][sc], sc), name=f"qk-grad-rows-{sc}")
+            show_chart(grad_rows_figure(g["example"][sc], sc), name=f"qk-grad-rows-{sc}")
 
     table = grads[grads["wrt"] != "ratio"]
     show_table(
@@ -216,6 +219,6 @@ if v is not None:
             )
         )
 
-    show_chart(pairs_figure(v["pairs"][scale], scale), name="qk-grad-pairs")
+    show_chart(pairs_figure(g["pairs"][scale], scale), name="qk-grad-pairs")
 
 what_to_notice("qk.notice")
