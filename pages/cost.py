@@ -331,5 +331,8 @@ if res is not None:
            f" --backend {res['backend']}"
            f" --dtype {p['dtype']} --seed {s.seed} --naive-max-seconds {naive_ms / 1000:g}"
            f"{'' if torch_ref else ' --no-torch'}")
-    st.code(cmd, language="bash")
+    # Inline code, not st.code: its syntax highlighter is a 1.5 MB script that every new tab would
+    # fetch and compile before the page's charts are drawn (about 0.15 s here; more on a phone).
+    # The command holds numbers and fixed words only.
+    st.markdown(f"`{cmd}`")
     st.caption(t("cost.cached"))

@@ -31,6 +31,13 @@ def wide_title(text: str | dict) -> str:
     return text
 
 
+def _cli(at) -> str:
+    """The page's command-line equivalent (inline code)."""
+    found = [m.value.strip("`") for m in at.markdown if m.value.startswith("`python -m core cost")]
+    assert len(found) == 1, [m.value for m in at.markdown]
+    return found[0]
+
+
 def test_page_renders_charts_tables_and_notice_in_english():
     at = _cost_page(lang="en", **SMALL)
     assert not at.exception
@@ -47,7 +54,7 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert any("dot-product · torch" in s for s in fits.iloc[:, 0])
     assert not any("NaN" in s for s in fits.iloc[:, 3])  # a two-point fit has no interval: "—"
     assert "What to notice" in at.info[0].body
-    code = at.code[0].value
+    code = _cli(at)
     assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
     assert "--repeats 2" in code
     args = build_parser().parse_args(code.split()[3:])  # the command is one the CLI accepts
@@ -61,7 +68,7 @@ def test_page_in_chinese():
     assert not at.exception
     assert at.title[0].value == TEXT["cost.title"]["zh"]
     assert "值得注意" in at.info[0].body
-    assert "--no-torch" in at.code[0].value
+    assert "--no-torch" in _cli(at)
     fits = at.table[0].value
     assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 0])
 
@@ -72,7 +79,7 @@ def test_bad_url_values_are_corrected_with_a_visible_notice():
     assert not at.exception
     notices = " ".join(w.value for w in at.warning)
     assert "cost_n=lots" in notices and "cost_repeats=999" in notices and "cost_naive_ms=abc" in notices
-    code = at.code[0].value
+    code = _cli(at)
     assert "--n 128 256 512 1024" in code  # the default range
     assert "--repeats 15" in code  # clamped to the slider's maximum
     assert "--naive-max-seconds 0.1" in code  # the default 100 ms
