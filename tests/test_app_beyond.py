@@ -39,7 +39,7 @@ def test_beyond_shows_one_section_at_a_time(lang, part):
     for name, (key, _) in SECTIONS.items():
         assert (text_for(key, lang) in headers) == (name == part), (name, headers)
     assert at.radio(key="beyond_part").value == part
-    assert len(at.get("vega_lite_chart")) == SECTIONS[part][1]
+    assert len(at.main.get("vega_lite_chart")) == SECTIONS[part][1]
     assert len(at.table) == (1 if part == "init" else 0)  # the initialisation table
     assert any(w.key == "beyond_rho" for w in at.slider) == (part != "init")
 
@@ -66,7 +66,7 @@ def test_beyond_bad_section_in_a_link_gets_a_notice_and_the_first_section():
     at = _page("en", beyond_part="everything")
     assert "beyond_part" in " ".join(w.value for w in at.warning)
     assert at.radio(key="beyond_part").value == "corr"
-    assert len(at.get("vega_lite_chart")) == 3
+    assert len(at.main.get("vega_lite_chart")) == 3
 
 
 def test_beyond_init_table_shows_all_four_initialisations():

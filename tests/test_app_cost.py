@@ -21,7 +21,7 @@ def _cost_page(**params: str) -> AppTest:
 
 
 def _charts(at: AppTest) -> list:
-    return at.get("vega_lite_chart")
+    return at.main.get("vega_lite_chart")
 
 
 def wide_title(text: str | dict) -> str:

@@ -30,7 +30,7 @@ def claim(step: int, lang: str) -> str:
 
 def chart_rows(at) -> list[dict]:
     """The rows of the step chart as drawn (the dataset holding x, y, series, stage)."""
-    for chart in at.get("vega_lite_chart"):
+    for chart in at.main.get("vega_lite_chart"):
         for ds in chart.proto.datasets:
             df = pa.ipc.open_stream(ds.data.data).read_pandas()
             if "stage" in df:

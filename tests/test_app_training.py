@@ -22,7 +22,7 @@ def _open(params: dict[str, str]) -> AppTest:
 
 
 def _charts(at: AppTest) -> list:
-    return at.get("vega_lite_chart")
+    return at.main.get("vega_lite_chart")
 
 
 def _formulas(at: AppTest) -> list:

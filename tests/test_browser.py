@@ -14,8 +14,10 @@ import pytest
 from conftest import ARTIFACTS, MY_PAGES, ROOT
 
 from pages.ui.i18n import text_for
+from pages.ui.layout import PRELOAD_KEY
 from tools.app_driver import (
     IDLE,
+    MAIN_CHARTS,
     PAGES,
     VIEWPORTS,
     browser_missing,
@@ -86,8 +88,10 @@ def assert_healthy(page, charts: bool = True) -> None:
     assert errors.count() == 0, f"error notice shown: {errors.all_inner_texts()}"
     if not charts:
         return
-    drawn = page.locator('[data-testid="stVegaLiteChart"]')
+    drawn = page.locator(MAIN_CHARTS)
     assert drawn.count() >= 1, "no chart on the page"
+    preload = page.locator(f".st-key-{PRELOAD_KEY}")  # the sidebar's chart-code preload: never seen
+    assert preload.count() == 1 and preload.bounding_box() is None, "the preload chart is visible"
     for i in range(drawn.count()):
         box = drawn.nth(i).bounding_box()
         assert box and box["width"] > 100 and box["height"] > 80, f"chart {i} is empty or collapsed: {box}"
@@ -145,17 +149,17 @@ def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(brow
     """Closed, the section costs nothing; a click opens it (the URL says so) and draws its three
     charts; a link with sat_more=1 opens the page with it open, fitting the screen."""
     context, page = open_app(browser, f"{server}/saturation?lang=en", VIEWPORTS[device])
-    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    charts = page.locator(MAIN_CHARTS)
     assert charts.count() == 4
     page.locator('[data-testid="stExpander"] summary', has_text="More:").click()
     page.wait_for_url(re.compile(r"[?&]sat_more=1\b"), timeout=60_000)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length == 7",
+    page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == 7",
                            timeout=60_000)
     wait_idle(page, timeout_ms=60_000)
     assert_healthy(page)
     context.close()
     context, page = open_app(browser, f"{server}/saturation?lang=zh&sat_more=1", VIEWPORTS[device])
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 7
+    assert page.locator(MAIN_CHARTS).count() == 7
     shot_and_check_width(context, page, f"saturation-more-zh-{device}-full.png")
 
 
@@ -164,18 +168,18 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     """The first section by default (three charts); picking another draws only its charts, the
     URL says which, and its link opens it, fitting the screen."""
     context, page = open_app(browser, f"{server}/beyond?lang=en", VIEWPORTS[device])
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 3
+    assert page.locator(MAIN_CHARTS).count() == 3
     page.locator('[data-testid="stRadio"] label', has_text=text_for("beyond.len.header", "en")).click()
     page.wait_for_url(re.compile(r"[?&]beyond_part=len\b"), timeout=60_000)
     wait_idle(page, timeout_ms=60_000)
-    page.wait_for_function("() => document.querySelectorAll('[data-testid=\"stVegaLiteChart\"]').length == 2",
+    page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == 2",
                            timeout=60_000)
     assert page.locator("h2", has_text=text_for("beyond.len.header", "en")).count() == 1
     assert page.locator("h2", has_text=text_for("beyond.corr.header", "en")).count() == 0
     assert_healthy(page)
     context.close()
     context, page = open_app(browser, f"{server}/beyond?lang=zh&beyond_part=init", VIEWPORTS[device])
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 1
+    assert page.locator(MAIN_CHARTS).count() == 1
     assert page.locator('[data-testid="stTable"]').count() == 1
     shot_and_check_width(context, page, f"beyond-init-zh-{device}-full.png")
 
@@ -212,7 +216,7 @@ def test_the_width_check_catches_what_used_to_overflow_a_phone(browser, fit_serv
 @pytest.mark.parametrize("name", MY_PAGES)
 def test_slider_changes_url_and_chart(browser, server, name):
     context, page = open_app(browser, f"{server}/{url_path(name)}?lang=en")
-    chart = page.locator('[data-testid="stVegaLiteChart"]').first
+    chart = page.locator(MAIN_CHARTS).first
     before = chart.screenshot()
     thumb = page.locator('[data-testid="stSidebar"] input[type="range"]').first  # d_k, powers of two
     assert thumb.get_attribute("aria-valuetext") == "64"
@@ -221,7 +225,7 @@ def test_slider_changes_url_and_chart(browser, server, name):
     page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=60_000)  # written at the end of the run
     page.wait_for_selector(IDLE, timeout=60_000)
     wait_idle(page)
-    after = page.locator('[data-testid="stVegaLiteChart"]').first.screenshot()
+    after = page.locator(MAIN_CHARTS).first.screenshot()
     assert before != after, "the chart did not change when d_k moved from 64 to 128"
     assert_healthy(page)
     context.close()
@@ -251,7 +255,7 @@ def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script,
     (and its one chart) in a browser, as a page of the app does, or the floor would mean nothing."""
     with serve(ARTIFACTS / f"floor-{script.stem}.log", script=script) as url:
         context, page = open_app(browser, f"{url}/", VIEWPORTS["phone"], charts=charts)
-        drawn = page.locator('[data-testid="stVegaLiteChart"] canvas, [data-testid="stVegaLiteChart"] svg')
+        drawn = page.locator(f"{MAIN_CHARTS} :is(canvas, svg)")
         assert drawn.count() == (1 if charts else 0), name
         assert page.locator('[data-testid="stException"]').count() == 0
         assert not overflow(page)

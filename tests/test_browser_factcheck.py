@@ -10,7 +10,7 @@ from test_browser import _require_browser, assert_healthy
 
 from core import factcheck as fc
 from pages.ui.i18n import text_for
-from tools.app_driver import launch_chromium, serve, wait_idle
+from tools.app_driver import MAIN_CHARTS, launch_chromium, serve, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +41,7 @@ def test_a_drill_answer_reveals_the_verdict_and_the_page_fits(browser, lang, wid
     page.goto(f"{url}/fact-check?lang={lang}&fc_note=003")
     wait_idle(page, timeout_ms=120_000, charts=False)
     assert_healthy(page, charts=False)
-    assert page.locator('[data-testid="stVegaLiteChart"]').count() == 0  # nothing measured on load
+    assert page.locator(MAIN_CHARTS).count() == 0  # nothing measured on load
     assert _sideways(page) <= 1
     question = text_for("factcheck.n3_print_3.question", lang)
     page.get_by_text(question, exact=False).first.click()

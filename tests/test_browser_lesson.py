@@ -22,7 +22,7 @@ from test_browser import _require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
-from tools.app_driver import IDLE, launch_chromium, serve, wait_first_render, wait_idle
+from tools.app_driver import IDLE, MAIN_CHARTS, launch_chromium, serve, wait_first_render, wait_idle
 
 pytestmark = pytest.mark.browser
 
@@ -72,7 +72,7 @@ def assert_healthy(page) -> None:
     assert page.locator('[data-testid="stException"]').count() == 0, "an exception is shown"
     errors = page.locator('[data-testid="stAlertContentError"]')
     assert errors.count() == 0, f"error notice shown: {errors.all_inner_texts()}"
-    charts = page.locator('[data-testid="stVegaLiteChart"]')
+    charts = page.locator(MAIN_CHARTS)
     assert charts.count() == 1, "one chart per step"
     box = charts.first.bounding_box()
     assert box and box["width"] > 250 and box["height"] > 200, f"the chart is collapsed: {box}"

@@ -173,7 +173,7 @@ CHART_VIEWS = [*((p, {}) for p in ("overview", "variance", "gradients", "precisi
 def test_every_chart_a_page_sends_is_valid_vega_lite_without_a_fixed_width(page, extra):
     at = run_page(page, {"lang": "en", "n": "8", "trials": "20", **extra})
     assert not at.exception, [e.value for e in at.exception]
-    specs = [json.loads(c.proto.spec) for c in at.get("vega_lite_chart")]
+    specs = [json.loads(c.proto.spec) for c in at.main.get("vega_lite_chart")]
     assert specs
     schema = vl_schema.load_schema()
     for spec in specs:

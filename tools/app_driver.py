@@ -24,8 +24,11 @@ CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
-# Every Vega chart on the page has drawn (a canvas or svg inside it); true on a page without charts.
-CHARTS_DRAWN_JS = """() => [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')]
+# The page's own charts (the sidebar holds a hidden one that preloads the chart code).
+MAIN_CHARTS = '[data-testid="stMain"] [data-testid="stVegaLiteChart"]'
+# Every Vega chart of the page (main area) has drawn (a canvas or svg inside it); true on a page
+# without charts.
+CHARTS_DRAWN_JS = f"""() => [...document.querySelectorAll('{MAIN_CHARTS}')]
                           .every(el => el.querySelector('canvas, svg'))"""
 # Viewports: a laptop, a tall desktop (the whole page painted), and a phone (an iPhone 12-14:
 # 390 × 844 CSS px, 3 device pixels per CSS px, touch).
@@ -165,7 +168,7 @@ def wait_first_render(page: Any, timeout_ms: float = 60_000, charts: bool = True
     (the page's own clock)."""
     some = "c.length > 0" if charts else "true"
     return float(page.wait_for_function(
-        f"""() => {{ const c = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+        f"""() => {{ const c = [...document.querySelectorAll('{MAIN_CHARTS}')];
                     return document.querySelector('h1') && document.querySelector('{IDLE}')
                            && {some} && c.every(el => el.querySelector('canvas, svg'))
                            && performance.now(); }}""",
@@ -184,8 +187,8 @@ def wait_idle(page: Any, timeout_ms: float = 60_000, charts: bool = True) -> Non
             raise TimeoutError("the app kept running")
     if charts:
         page.wait_for_function(
-            """() => { const c = [...document.querySelectorAll('[data-testid="stVegaLiteChart"]')];
-                       return c.length > 0 && c.every(el => el.querySelector('canvas, svg')); }""",
+            f"""() => {{ const c = [...document.querySelectorAll('{MAIN_CHARTS}')];
+                       return c.length > 0 && c.every(el => el.querySelector('canvas, svg')); }}""",
             timeout=timeout_ms)
 
 
@@ -205,10 +208,10 @@ RERUN_PROBE_JS = """() => {
   new MutationObserver(ms => {
     for (const m of ms) {
       const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
-      if (el && el.closest('[data-testid="stVegaLiteChart"]')) { w.__ase.chart = performance.now(); return; }
+      if (el && el.closest('MAIN_CHARTS')) { w.__ase.chart = performance.now(); return; }
     }
   }).observe(document.body, {subtree: true, childList: true, attributes: true});
-}"""
+}""".replace("MAIN_CHARTS", MAIN_CHARTS)
 
 
 def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float = 120_000) -> float:

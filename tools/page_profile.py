@@ -112,7 +112,7 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0,
     label = name + ("?" + "&".join(f"{k}={v}" for k, v in extra.items()) if extra else "")
     out = {"page": label, "first_s": round(sum(first), 4), "warm_s": [round(x, 4) for x in warm],
            "warm_median_s": round(statistics.median(warm), 4), "exceptions": errors,
-           "charts": len(at.get("vega_lite_chart"))}
+           "charts": len(at.main.get("vega_lite_chart"))}
     if new_charts:
         out["new_charts_median_s"] = round(statistics.median(rebuilt), 4)
     if profiler is not None:

@@ -17,7 +17,7 @@ module does the same way (Streamlit 1.67's `App.sendRerunBackMsg` and `WidgetSta
   `rerun_script`; the server then sends a `ref_hash` instead of an element the tab already has.
 
 A run is timed from sending its `BackMsg` to `script_finished`; exception elements (`delta` carrying
-an `exception` proto), charts and `page_not_found` are counted per run.
+an `exception` proto), the main area's charts and `page_not_found` are counted per run.
 """
 
 from __future__ import annotations
@@ -39,6 +39,7 @@ STREAM_PATH = "/_stcore/stream"
 FINISHED = ForwardMsg.ScriptFinishedStatus
 WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox")
 CHART_TYPES = ("vega_lite_chart",)
+MAIN_AREA = 0  # the first entry of a delta's path: 0 the main area, 1 the sidebar
 MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
 
 
@@ -331,7 +332,8 @@ class BrowserTab:
         elif kind == "alert":
             result.alerts.append(el.alert.body[:300])
         elif kind in CHART_TYPES:
-            result.charts += 1
+            if list(fwd.metadata.delta_path[:1]) == [MAIN_AREA]:  # not the sidebar's hidden preload
+                result.charts += 1
         elif kind in WIDGET_TYPES:
             p = getattr(el, kind)
             if p.disabled:
