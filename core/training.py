@@ -120,8 +120,8 @@ def resolve_device(device: str) -> str:
 
 def estimate_seconds(dks: Sequence[int], n_scales: int, cfg: TrainConfig, gpu: bool = False) -> float:
     """Rough wall time: per step and run ≈ 6·d_model²·d_k FLOPs (forward and backward of W_Qᵀ W_K)
-    plus, per step and d_k (the scales of one d_k train together, `train_runs`), ~1 ms of Python
-    and small-op overhead and a little more per run as the batch grows (2 CPU cores; the GPU has
+    plus, per step and d_k (every run trains in one loop, `train_grid`), ~1 ms of Python and
+    small-op overhead and a little more per run as the batch grows (2 CPU cores; the GPU has
     the same overhead, not less)."""
     per_step = sum(6.0 * D_MODEL * D_MODEL * d + 12.0 * VOCAB * D_MODEL * D_MODEL for d in dks) * n_scales
     flops = per_step * cfg.steps
@@ -238,61 +238,73 @@ def _update(params: list[Any], state: list[dict[str, Any]], cfg: TrainConfig, st
             w.addcdiv_(st["m"], denom, value=-step_size)
 
 
-def train_runs(d_k: int, scales: Sequence[Scale], cfg: TrainConfig, data: dict[str, Any],
+def train_grid(dks: Sequence[int], scales: Sequence[Scale], cfg: TrainConfig, data: dict[str, Any],
                device: str = "cpu", tick: Callable[[int], None] | None = None) -> dict[str, Any]:
-    """Train one model per scale at one d_k, all at once; per-run, per-step metric lists.
+    """Train one model per (d_k, scale), all at once; per-run, per-step metric lists.
 
-    The runs are stacked along a leading axis R (one entry per scale): W_Q, W_K (R × d_k ×
-    d_model), E_V, W_O, c (R). They start from the same weights (`init_weights(d_k, seed)`) and
-    see the same batches; the loss is the sum of the runs' losses, whose gradient with respect to
-    one run's weights is that run's own gradient, and the optimiser is element-wise, so every run
-    follows exactly the path it would follow alone, for one Python loop instead of R. Returns
-    {"logs": [per-run {metric: [per step]}], "seconds": wall time of the R runs together, "c": [R]}.
+    The runs of one d_k are stacked along a leading axis R (one entry per scale): W_Q, W_K
+    (R × d_k × d_model), E_V, W_O, c (R); they start from the same weights (`init_weights(d_k,
+    seed)`). Every run sees the same batches. The loss is the sum of every run's loss, whose
+    gradient with respect to one run's weights is that run's own gradient, and the optimiser is
+    element-wise, so each run follows the path it would follow alone (up to float32 rounding), for
+    one Python loop, one backward pass and one host copy per step instead of one per run.
+    Returns {"logs": {(d_k, index in scales): {metric: [per step]}}, "c": {(d_k, index): c},
+    "seconds": wall time of the whole grid}.
     """
     import torch
     import torch.nn.functional as F
 
-    cs = [scale_factor(s, d_k) for s in scales]
-    R = len(cs)
-    w0 = init_weights(d_k, cfg.seed)
-    w = {k: (v.to(device) if k == "E" else v.to(device).expand(R, *v.shape).clone().requires_grad_())
-         for k, v in w0.items()}
-    c = torch.tensor(cs, dtype=torch.float32, device=device)
-    params = [w[k] for k in ("W_Q", "W_K", "E_V", "W_O")]
+    groups = []
+    for d_k in dks:
+        cs = [scale_factor(s, d_k) for s in scales]
+        w0 = init_weights(d_k, cfg.seed)
+        w = {k: (v.to(device) if k == "E"
+                 else v.to(device).expand(len(cs), *v.shape).clone().requires_grad_())
+             for k, v in w0.items()}
+        groups.append((d_k, w, torch.tensor(cs, dtype=torch.float32, device=device), cs))
+    params = [g[1][k] for g in groups for k in ("W_Q", "W_K", "E_V", "W_O")]
     state: list[dict[str, Any]] = [{} for _ in params]
-    logs: list[dict[str, list[float]]] = [{m: [] for m in METRICS} for _ in range(R)]
+    keys = [(d_k, i) for d_k in dks for i in range(len(scales))]  # a scale may be given twice
+    logs: dict[tuple[int, int], dict[str, list[float]]] = {k: {m: [] for m in METRICS} for k in keys}
     ln_p_floor = torch.finfo(torch.float32).tiny
     t0 = time.perf_counter()
     for step in range(cfg.steps):
-        keys = data["keys"][step].to(device)
         oq = F.one_hot(data["query"][step].to(device), VOCAB).float()
-        ok = F.one_hot(keys, VOCAB).float()
+        ok = F.one_hot(data["keys"][step].to(device), VOCAB).float()
         ov = F.one_hot(data["vals"][step].to(device), CLASSES).float()
         target = data["target"][step].to(device)
-        s, z = forward(w, c, oq, ok, ov)  # (R, B, n), (R, B, C)
-        losses = F.cross_entropy(z.transpose(1, 2), target.expand(R, -1), reduction="none").mean(dim=1)
+        outs = []
+        for _, w, c, _ in groups:
+            s, z = forward(w, c, oq, ok, ov)  # (R, B, n), (R, B, C)
+            losses = F.cross_entropy(z.transpose(1, 2), target.expand(len(c), -1),
+                                     reduction="none").mean(dim=1)
+            outs.append((s, z, losses))
         for p in params:
             p.grad = None
-        losses.sum().backward()
+        torch.stack([losses.sum() for _, _, losses in outs]).sum().backward()
         with torch.no_grad():
-            p = s.softmax(dim=-1)
-            H = -(p * p.clamp_min(ln_p_floor).log()).sum(dim=-1)
-            stats = torch.stack([
-                losses.detach(),
-                (z.argmax(dim=-1) == target).float().mean(dim=-1),
-                H.mean(dim=-1),
-                w["W_Q"].grad.flatten(1).norm(dim=1),
-                s.abs().flatten(1).amax(dim=1),
-            ], dim=1).cpu().tolist()  # one device → host copy per step, R × METRICS
-        for log, row in zip(logs, stats, strict=True):
+            stats = []
+            for (_, w, _, _), (s, z, losses) in zip(groups, outs, strict=True):
+                p = s.softmax(dim=-1)
+                H = -(p * p.clamp_min(ln_p_floor).log()).sum(dim=-1)
+                stats.append(torch.stack([
+                    losses.detach(),
+                    (z.argmax(dim=-1) == target).float().mean(dim=-1),
+                    H.mean(dim=-1),
+                    w["W_Q"].grad.flatten(1).norm(dim=1),
+                    s.abs().flatten(1).amax(dim=1),
+                ], dim=1))
+            rows = torch.cat(stats).cpu().tolist()  # one device → host copy per step: runs × METRICS
+        for key, row in zip(keys, rows, strict=True):
             for m, v in zip(METRICS, row, strict=True):
-                log[m].append(float(v))
+                logs[key][m].append(float(v))
         _update(params, state, cfg, step + 1)
         if tick is not None:
             tick(step + 1)
     if device == "cuda":
         torch.cuda.synchronize()
-    return {"logs": logs, "seconds": time.perf_counter() - t0, "c": cs}
+    c_of = {(d_k, i): c for d_k, _, _, cs in groups for i, c in enumerate(cs)}
+    return {"logs": logs, "c": c_of, "seconds": time.perf_counter() - t0}
 
 
 # ---------------------------------------------------------------- the experiment
@@ -329,20 +341,21 @@ def training(dks: Sequence[int] = DEFAULT_DKS, scales: Sequence[str | Scale] = D
     est = estimate_seconds(dk_list, len(scale_list), cfg, gpu=dev == "cuda")
     budget.check_time(est, "this training grid", "fewer steps, fewer d_k or fewer scales", time_budget)
 
-    total = cfg.steps * len(dk_list)
     rows: list[dict[str, Any]] = []
     runs: list[dict[str, Any]] = []
     t_start = time.perf_counter()
     with _threads(threads):
         data = make_batches(cfg)
-        every = max(1, cfg.steps // 25)  # ~25 progress updates per d_k: a UI update is not free
-        for i, d in enumerate(dk_list):
-            def tick(k: int, i: int = i) -> None:
-                if progress is not None and (k % every == 0 or k == cfg.steps):
-                    progress(min(1.0, (i * cfg.steps + k) / total))
+        every = max(1, cfg.steps // 25)  # ~25 progress updates: a UI update is not free
 
-            out = train_runs(d, scale_list, cfg, data, dev, tick)
-            for s, log, c in zip(scale_list, out["logs"], out["c"], strict=True):
+        def tick(k: int) -> None:
+            if progress is not None and (k % every == 0 or k == cfg.steps):
+                progress(min(1.0, k / cfg.steps))
+
+        out = train_grid(dk_list, scale_list, cfg, data, dev, tick)
+        for d in dk_list:
+            for i, s in enumerate(scale_list):
+                log, c = out["logs"][(d, i)], out["c"][(d, i)]
                 for step in range(cfg.steps):
                     rows.append({"dk": d, "scale": s.name, "c": c, "step": step,
                                  **{m: log[m][step] for m in METRICS}})

@@ -175,15 +175,15 @@ def _reference_run(d_k, scale, cfg):
 
 @pytest.mark.parametrize("optimizer", ["adam", "sgd"])
 def test_stacked_runs_follow_the_path_each_would_follow_alone(optimizer):
-    """The scales at one d_k train together (stacked weights, the written-out optimiser): every run
-    matches a run of its own with torch.optim, step by step."""
+    """Every run of the grid trains in one loop (the scales of one d_k stacked, the written-out
+    optimiser): each matches a run of its own with torch.optim, step by step."""
     lr = 0.01 if optimizer == "adam" else 0.5
     cfg = tr.TrainConfig(n=8, steps=12, batch=16, lr=lr, optimizer=optimizer, seed=4)
-    res = tr.training(dks=(32,), scales=("none", "sqrt", "linear"), n=8, steps=12, batch=16, lr=lr,
+    res = tr.training(dks=(32, 8), scales=("none", "sqrt", "linear"), n=8, steps=12, batch=16, lr=lr,
                       optimizer=optimizer, seed=4, device="cpu")
-    for scale in ("none", "sqrt", "linear"):
-        ref_loss, ref_grad = _reference_run(32, scale, cfg)
-        rows = [r for r in res["rows"] if r["scale"] == scale]
+    for d_k, scale in ((32, "none"), (32, "sqrt"), (32, "linear"), (8, "sqrt")):
+        ref_loss, ref_grad = _reference_run(d_k, scale, cfg)
+        rows = [r for r in res["rows"] if r["scale"] == scale and r["dk"] == d_k]
         if (optimizer, scale) == ("sgd", "none"):
             # The two differ by float32 rounding (1 ulp of the loss at step 0); unscaled SGD at
             # lr = 0.5 is chaotic and amplifies that about tenfold per step after step 6.
@@ -203,3 +203,11 @@ def test_training_does_not_load_torchs_compiler():
             "print('torch._dynamo' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False", out.stderr
+
+
+def test_a_scale_given_twice_trains_twice_alike():
+    res = _run(dks=(16, 64), scales=("sqrt", "sqrt"), steps=4)
+    assert len(res["runs"]) == 4 and len(res["rows"]) == 2 * 2 * 4
+    for d in (16, 64):
+        losses = [r["loss"] for r in res["rows"] if r["dk"] == d]  # one run's 4 steps, then the other's
+        assert losses[:4] == losses[4:]
