@@ -14,7 +14,6 @@ import streamlit as st
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.layout import preload_chart_code
 from pages.ui.shared_work import freeze_libraries, torch_threads
 
 ROOT = Path(__file__).parent
@@ -41,7 +40,6 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
-PAGES_WITHOUT_CHARTS = {"fact-check"}  # nothing drawn on opening: no chart code to preload
 
 
 @st.cache_resource(show_spinner=False)
@@ -91,8 +89,6 @@ controls.declare_pages_first(sections)
 st.session_state["_ase_settings"] = controls.render_sidebar()
 st.session_state["_ase_pages"] = [page for pages in sections.values() for page in pages]
 navigation = st.navigation(sections)
-if navigation.url_path not in PAGES_WITHOUT_CHARTS:
-    preload_chart_code()
 controls.open_notice_area()
 try:
     navigation.run()

@@ -26,7 +26,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import device_text, page_select, page_slider, page_toggle, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula, show_table
+from pages.ui.layout import formula, preload_chart_code, show_table
 
 N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
 D_RANGES = ("8-64", "16-128", "32-256", "64-512")
@@ -197,6 +197,7 @@ def mib(x: float) -> str:
 
 s = settings()
 st.title(t("cost.title"))
+preload_chart_code()  # the first chart comes after a live timing
 st.markdown(t("cost.claim"))
 
 with st.expander(t("cost.formulas"), expanded=True):

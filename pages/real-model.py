@@ -23,7 +23,7 @@ from pages.ui.charts import (
     what_to_notice,
 )
 from pages.ui.i18n import current_lang, t
-from pages.ui.layout import formula, metric_row
+from pages.ui.layout import formula, metric_row, preload_chart_code
 from pages.ui.user_text import literal
 
 TEXT_KEY = "rm_text"
@@ -136,6 +136,7 @@ def _seed_text(default: str) -> None:
 
 controls.settings()  # the shared sidebar ran (or a fresh server's deep link is rerouted via app.py)
 st.title(t("real_model.title"))
+preload_chart_code()  # the first chart comes after the model's forward pass
 st.markdown(t("real_model.intro"))
 formula(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_k,\qquad "
         r"s_{ij} = \frac{q_i\cdot k_j}{\sqrt{d_k}},\qquad p_i = \operatorname{softmax}_j(s_{ij}),\qquad "

@@ -61,6 +61,11 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert args.fit and args.d_at == 64 and args.repeats == 2 and args.naive_max_seconds == 0.1
     assert len([m for m in at.markdown if "\\displaystyle" in m.value]) >= 3  # the formulas
     assert not at.warning  # valid URL: no notices
+    # the chart code is preloaded by one hidden chart in the sidebar (pages.ui.layout)
+    from pages.ui.layout import PRELOAD_CSS, PRELOAD_KEY
+
+    assert len(at.sidebar.get("vega_lite_chart")) == 1
+    assert f".st-key-{PRELOAD_KEY} {{ display: none; }}" in PRELOAD_CSS
 
 
 def test_page_in_chinese():

@@ -189,13 +189,7 @@ def test_the_saturation_pages_rarely_read_charts_are_computed_only_once_opened(m
     assert "default 0" in notice
 
 
-def test_the_chart_code_is_preloaded_by_a_hidden_sidebar_chart():
-    """A page with charts sends one hidden chart first, in the sidebar (pages.ui.layout), so a new
-    tab loads its chart code while the script runs; a page that draws none on opening does not."""
-    from pages.ui.layout import PRELOAD_CSS, PRELOAD_KEY
-
+def test_a_page_whose_charts_come_early_sends_no_preload_chart():
+    """Only the cost and real-model pages preload the chart code (pages.ui.layout)."""
     at = run_page("variance", {"lang": "en"})
-    hidden = at.sidebar.get("vega_lite_chart")
-    assert len(hidden) == 1 and f"st-key-{PRELOAD_KEY}" in PRELOAD_CSS and "display: none" in PRELOAD_CSS
-    assert at.main.get("vega_lite_chart")  # the page's own charts are in the main area
-    assert not run_page("fact-check", {"lang": "en"}).sidebar.get("vega_lite_chart")
+    assert at.main.get("vega_lite_chart") and not at.sidebar.get("vega_lite_chart")
