@@ -248,8 +248,8 @@ def train_grid(dks: Sequence[int], scales: Sequence[Scale], cfg: TrainConfig, da
     gradient with respect to one run's weights is that run's own gradient, and the optimiser is
     element-wise, so each run follows the path it would follow alone (up to float32 rounding), for
     one Python loop, one backward pass and one host copy per step instead of one per run.
-    Returns {"logs": {(d_k, index in scales): {metric: [per step]}}, "c": {(d_k, index): c},
-    "seconds": wall time of the whole grid}.
+    Returns {"logs": [per d_k, in order: [per scale, in order: {metric: [per step]}]],
+    "c": [per d_k: [per scale: c]]} (a d_k or a scale given twice trains twice).
     """
     import torch
     import torch.nn.functional as F
@@ -261,20 +261,19 @@ def train_grid(dks: Sequence[int], scales: Sequence[Scale], cfg: TrainConfig, da
         w = {k: (v.to(device) if k == "E"
                  else v.to(device).expand(len(cs), *v.shape).clone().requires_grad_())
              for k, v in w0.items()}
-        groups.append((d_k, w, torch.tensor(cs, dtype=torch.float32, device=device), cs))
-    params = [g[1][k] for g in groups for k in ("W_Q", "W_K", "E_V", "W_O")]
+        groups.append((w, torch.tensor(cs, dtype=torch.float32, device=device), cs))
+    params = [w[k] for w, _, _ in groups for k in ("W_Q", "W_K", "E_V", "W_O")]
     state: list[dict[str, Any]] = [{} for _ in params]
-    keys = [(d_k, i) for d_k in dks for i in range(len(scales))]  # a scale may be given twice
-    logs: dict[tuple[int, int], dict[str, list[float]]] = {k: {m: [] for m in METRICS} for k in keys}
+    logs = [[{m: [] for m in METRICS} for _ in scales] for _ in dks]
+    flat = [log for group in logs for log in group]  # the order of the rows of each step's stats
     ln_p_floor = torch.finfo(torch.float32).tiny
-    t0 = time.perf_counter()
     for step in range(cfg.steps):
         oq = F.one_hot(data["query"][step].to(device), VOCAB).float()
         ok = F.one_hot(data["keys"][step].to(device), VOCAB).float()
         ov = F.one_hot(data["vals"][step].to(device), CLASSES).float()
         target = data["target"][step].to(device)
         outs = []
-        for _, w, c, _ in groups:
+        for w, c, _ in groups:
             s, z = forward(w, c, oq, ok, ov)  # (R, B, n), (R, B, C)
             losses = F.cross_entropy(z.transpose(1, 2), target.expand(len(c), -1),
                                      reduction="none").mean(dim=1)
@@ -284,7 +283,7 @@ def train_grid(dks: Sequence[int], scales: Sequence[Scale], cfg: TrainConfig, da
         torch.stack([losses.sum() for _, _, losses in outs]).sum().backward()
         with torch.no_grad():
             stats = []
-            for (_, w, _, _), (s, z, losses) in zip(groups, outs, strict=True):
+            for (w, _, _), (s, z, losses) in zip(groups, outs, strict=True):
                 p = s.softmax(dim=-1)
                 H = -(p * p.clamp_min(ln_p_floor).log()).sum(dim=-1)
                 stats.append(torch.stack([
@@ -295,16 +294,15 @@ def train_grid(dks: Sequence[int], scales: Sequence[Scale], cfg: TrainConfig, da
                     s.abs().flatten(1).amax(dim=1),
                 ], dim=1))
             rows = torch.cat(stats).cpu().tolist()  # one device → host copy per step: runs × METRICS
-        for key, row in zip(keys, rows, strict=True):
+        for log, row in zip(flat, rows, strict=True):
             for m, v in zip(METRICS, row, strict=True):
-                logs[key][m].append(float(v))
+                log[m].append(float(v))
         _update(params, state, cfg, step + 1)
         if tick is not None:
             tick(step + 1)
     if device == "cuda":
         torch.cuda.synchronize()
-    c_of = {(d_k, i): c for d_k, _, _, cs in groups for i, c in enumerate(cs)}
-    return {"logs": logs, "c": c_of, "seconds": time.perf_counter() - t0}
+    return {"logs": logs, "c": [cs for _, _, cs in groups]}
 
 
 # ---------------------------------------------------------------- the experiment
@@ -353,9 +351,8 @@ def training(dks: Sequence[int] = DEFAULT_DKS, scales: Sequence[str | Scale] = D
                 progress(min(1.0, k / cfg.steps))
 
         out = train_grid(dk_list, scale_list, cfg, data, dev, tick)
-        for d in dk_list:
-            for i, s in enumerate(scale_list):
-                log, c = out["logs"][(d, i)], out["c"][(d, i)]
+        for d, logs, cs in zip(dk_list, out["logs"], out["c"], strict=True):
+            for s, log, c in zip(scale_list, logs, cs, strict=True):
                 for step in range(cfg.steps):
                     rows.append({"dk": d, "scale": s.name, "c": c, "step": step,
                                  **{m: log[m][step] for m in METRICS}})

@@ -182,7 +182,8 @@ if v is not None:
     st.caption(t("qk.tying.caption"))
 
     st.header(t("qk.grad.header"))
-g = run_with_progress(qk.grad_view, n=n, d_k=dk, d_model=dk, seed=s.seed, trials=s.trials) if v else None
+g = (run_with_progress(qk.grad_view, n=n, d_k=dk, d_model=dk, seed=s.seed, trials=s.trials)
+     if v is not None else None)
 if g is not None:
     grads = pd.DataFrame(g["grads"])
     err = grads["max_abs_err_vs_closed_form"].max()

@@ -211,3 +211,10 @@ def test_a_scale_given_twice_trains_twice_alike():
     for d in (16, 64):
         losses = [r["loss"] for r in res["rows"] if r["dk"] == d]  # one run's 4 steps, then the other's
         assert losses[:4] == losses[4:]
+
+
+def test_a_d_k_given_twice_trains_twice_alike():
+    res = _run(dks=(16, 16), scales=("none", "sqrt"), steps=3)
+    assert len(res["runs"]) == 4 and len(res["rows"]) == 2 * 2 * 3
+    losses = [r["loss"] for r in res["rows"]]  # d_k 16: none, sqrt; then d_k 16 again
+    assert losses[:6] == losses[6:]
