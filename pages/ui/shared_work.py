@@ -18,13 +18,13 @@
 - `configure_allocator()` (once, when this module is first imported): glibc's allocator set for a
   server whose sessions run in many threads and free large arrays: at most two arenas, and arrays
   of 256 kB or more in their own pages, returned to the system when freed.
-- `configure_threads()` (once, when this module is first imported) and `compute_threads()` (before
-  each computation, a no-op once SciPy's BLAS and torch are set): the numerical libraries' own
-  thread pools (NumPy's and SciPy's OpenBLAS, torch's intra-op pool) at one thread for the whole
-  server. Two light computations already run at once, one per core; a second BLAS or OpenMP
-  thread in each only spin-waits against the other's (30 sessions + 3 heavy: the light
-  computations' wall time 55.5 → 38.9 s for the same moves, their time waiting for a slot
-  61.8 → 7.9 s).
+- `configure_threads()` and `torch_threads_at_load()` (once, when this module is first
+  imported) and `compute_threads()` (before each computation, a no-op once SciPy's BLAS and torch
+  are set): the numerical libraries' own thread pools (NumPy's and SciPy's OpenBLAS, torch's
+  intra-op pool) at one thread for the whole server. Two light computations already run at
+  once, one per core; a second BLAS or OpenMP thread in each only spin-waits against the
+  other's (30 sessions + 3 heavy: the light computations' wall time 55.5 → 38.9 s for the same
+  moves, their time waiting for a slot 61.8 → 7.9 s).
 - `freeze_libraries()` (once per server, after torch has loaded): the libraries' objects set aside
   from garbage collection, so that a full collection walks only what the sessions made.
 - `JANITOR`: once the server has gone quiet after some activity, a full garbage collection and a
@@ -40,6 +40,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import os
 import pickle
 import sys
 import threading
@@ -124,6 +125,11 @@ class ResultStore:
             dropped, freed = drop_idle(self._entries, self._used, idle_s, lambda entry: len(entry[0]))
             self._bytes -= freed
         return dropped
+
+    def has(self, key: Key) -> bool:
+        """Whether `key` is stored now (nothing unpickled, its last use untouched)."""
+        with self._lock:
+            return key in self._entries
 
     def peek(self, key: Key) -> tuple[Any, dict[str, Any]] | None:
         """(value, meta) if stored, without computing anything."""
@@ -413,6 +419,20 @@ def compute_threads(threads: int = COMPUTE_THREADS) -> bool:
     return torch_threads(threads) or changed
 
 
+def torch_threads_at_load(threads: int = COMPUTE_THREADS) -> bool:
+    """torch's intra-op pool at `threads` threads from the moment it loads: OMP_NUM_THREADS, which
+    torch reads when it is imported, set while it is not loaded yet; True when set. Called once,
+    when this module is first imported. torch_threads() can only act before the next computation:
+    the first one that imports torch would otherwise run on a pool of one thread per core whose
+    threads sleep between operations (OMP_WAIT_POLICY=PASSIVE, core/__init__.py) and wake for
+    each of the training page's thousands of small ones (measured: its default grid 3.6 s in the
+    server instead of 1.8 s). A value the server was started with is kept."""
+    if "torch" in sys.modules or "OMP_NUM_THREADS" in os.environ:
+        return False
+    os.environ["OMP_NUM_THREADS"] = str(threads)
+    return True
+
+
 def torch_threads(threads: int = COMPUTE_THREADS) -> bool:
     """torch's intra-op pool at `threads` threads once torch is loaded (it is imported lazily, by
     the first computation that needs it); True when this call set it. Called before every
@@ -498,6 +518,7 @@ class IdleJanitor:
 
 configure_allocator()
 configure_threads()
+torch_threads_at_load()
 RESULTS = ResultStore()
 HEAVY = HeavyGate()
 LIGHT = HeavyGate(LIGHT_SLOTS)
