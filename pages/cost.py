@@ -20,7 +20,7 @@ from pages.ui.charts import (
     figure_cache,
     fmt_num,
     layered,
-    run_with_progress,
+    run_when_asked,
     show_chart,
     what_to_notice,
 )
@@ -235,9 +235,10 @@ ns, ds = cost.geometric_sizes(n_lo, n_hi), cost.geometric_sizes(d_lo, d_hi)
 d_h = None if dh_choice == "d" else int(dh_choice)
 
 d_at = s.dk if s.dk in ds else None  # the sidebar's d_k when the d range holds it, else its middle
-res = run_with_progress(cost.explore, ns=ns, ds=ds, d_h=d_h, d_at=d_at, torch_ref=torch_ref,
-                        backend=s.backend, dtype=s.dtype, repeats=repeats, seed=s.seed,
-                        naive_max_seconds=naive_ms / 1000.0, time_budget=APP_TIME_BUDGET_S)
+# A live timing of seconds: run on opening only once asked for, or when its result is stored.
+res = run_when_asked(cost.explore, "cost_run", "cost.ask", ns=ns, ds=ds, d_h=d_h, d_at=d_at,
+                     torch_ref=torch_ref, backend=s.backend, dtype=s.dtype, repeats=repeats, seed=s.seed,
+                     naive_max_seconds=naive_ms / 1000.0, time_budget=APP_TIME_BUDGET_S)
 
 if res is not None:
     p = res["params"]

@@ -13,6 +13,7 @@ from pages.ui.charts import (
     OKABE_ITO,
     WIDTH,
     Figure,
+    ask_first,
     figure,
     figure_cache,
     fmt_num,
@@ -35,7 +36,15 @@ LABEL_ALL_MAX = 40  # up to this many tokens every one is labelled; beyond, Vega
 
 @st.cache_resource(max_entries=1, show_spinner=False)
 def _model() -> tuple:
-    return rm.load_model()
+    model = rm.load_model()
+    _model_state()["loaded"] = True
+    return model
+
+
+@st.cache_resource(show_spinner=False)
+def _model_state() -> dict[str, bool]:
+    """Whether this server has loaded the model (its first load takes seconds: ask_first)."""
+    return {"loaded": False}
 
 
 @st.cache_data(max_entries=16, show_spinner=False)
@@ -164,7 +173,7 @@ else:
     result = None
     if not text.strip():
         st.info(t("real_model.empty"))
-    else:
+    elif ask_first("rm_run", "real_model.ask", _model_state()["loaded"]):
         try:
             with st.spinner(t("real_model.loading")):
                 result = _analyse(text)

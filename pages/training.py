@@ -14,7 +14,7 @@ from pages.ui.charts import (
     fmt_num,
     fmt_pct,
     layered,
-    run_with_progress,
+    run_when_asked,
     scale_colours,
     scale_label,
     show_chart,
@@ -111,9 +111,10 @@ lr = LR_AUTO[optimizer] if lr_text == "auto" else float(lr_text)
 device = "auto" if s.backend == "cupy" else "cpu"
 
 # ---------------------------------------------------------------- one call into core
-result = run_with_progress(tr.training, dks=dks, scales=scales, n=n, steps=steps, lr=lr,
-                           optimizer=optimizer, seed=s.seed, device=device,
-                           time_budget=APP_TIME_BUDGET_S)
+# Seconds of training: run on opening only once asked for, or when its result is stored.
+result = run_when_asked(tr.training, "train_run", "training.ask", dks=dks, scales=scales, n=n,
+                        steps=steps, lr=lr, optimizer=optimizer, seed=s.seed, device=device,
+                        time_budget=APP_TIME_BUDGET_S)
 
 if result is not None:
     p = result["params"]

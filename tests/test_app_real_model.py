@@ -19,7 +19,7 @@ needs_model = pytest.mark.skipif(MISSING is not None, reason=f"optional model pa
 
 def _open(params: dict[str, str]) -> AppTest:
     """Open /real-model?k=v through app.py."""
-    at = run_page("real-model", params, timeout=180)
+    at = run_page("real-model", {"rm_run": "1", **params}, timeout=180)
     assert not at.exception, [e.value for e in at.exception]
     assert at.title[0].value == text_for("real_model.title", params.get("lang", "en"))
     return at

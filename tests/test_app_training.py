@@ -16,7 +16,7 @@ SMALL = {"train_steps": "20", "train_n": "8", "train_dk16": "0", "train_dk256": 
 
 
 def _open(params: dict[str, str]) -> AppTest:
-    at = run_page("training", params, timeout=180)  # a deep link: /<page>?k=v
+    at = run_page("training", {"train_run": "1", **params}, timeout=180)  # a deep link: /<page>?k=v
     assert not at.exception, [e.value for e in at.exception]
     return at
 

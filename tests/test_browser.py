@@ -29,7 +29,7 @@ from tools.app_driver import (
     wait_first_render,
     wait_idle,
 )
-from tools.loadtest.driver import CHARTLESS_ON_OPEN
+from tools.loadtest.driver import ASKED, CHARTLESS_ON_OPEN, charted
 from tools.page_timing import FLOOR_APPS
 
 TALL = {"viewport": {"width": 1440, "height": 4200}}  # the main area scrolls inside the page
@@ -117,8 +117,9 @@ CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for dev
 def test_page_fits_the_screen_without_errors(browser, server, name, lang, device):
     """Every page, in both languages, at 1280×720 and on a 390×844 phone: no error, every chart
     drawn, nothing wider than the screen. Screenshots: the first screen and the whole page."""
-    charts = name not in CHARTLESS_ON_OPEN and (name != "real-model" or model_installed())
-    context, page = open_app(browser, f"{server}/{url_path(name)}?lang={lang}", VIEWPORTS[device], charts)
+    link = f"{url_path(name)}?lang={lang}" + (f"&{ASKED[name]}" if name in ASKED else "")  # work asked for
+    charts = charted(link) and (name != "real-model" or model_installed())
+    context, page = open_app(browser, f"{server}/{link}", VIEWPORTS[device], charts)
     if name == "real-model" and not charts:  # the optional model package is absent: the page says so
         assert page.locator('[data-testid="stAlert"]').count() >= 1
     else:
@@ -228,6 +229,34 @@ def test_slider_changes_url_and_chart(browser, server, name):
     after = page.locator(MAIN_CHARTS).first.screenshot()
     assert before != after, "the chart did not change when d_k moved from 64 to 128"
     assert_healthy(page)
+    context.close()
+
+
+ASK_TEXT = {"cost": "cost.ask", "training": "training.ask", "real-model": "real_model.ask"}
+
+
+@pytest.mark.parametrize(("name", "lang", "device"), [("training", "zh", "phone"), ("cost", "en", "phone"),
+                                                      ("training", "en", "desktop")])
+def test_a_heavy_page_asks_first_and_the_button_runs_it(browser, server, name, lang, device):
+    """Opened before anyone computed its settings, a heavy page shows its question and button (and
+    fits the screen); the button runs the work, draws the charts and puts the request in the URL."""
+    seed = {"zh": "8801", "en": "8802"}[lang] + str(len(device))  # settings nobody has computed
+    context, page = open_app(browser, f"{server}/{name}?lang={lang}&seed={seed}", VIEWPORTS[device],
+                             charts=False)
+    assert_healthy(page, charts=False)
+    assert page.locator(MAIN_CHARTS).count() == 0
+    button = page.get_by_role("button", name=text_for(f"{ASK_TEXT[name]}.button", lang))
+    assert button.is_visible()
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}-ask-{lang}-{device}.png"))
+    too_wide = overflow(page)
+    assert not too_wide, f"{name}'s question at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
+    button.click()
+    flag = ASKED[name]
+    page.wait_for_url(re.compile(rf"[?&]{flag}\b"), timeout=120_000)
+    wait_idle(page, timeout_ms=300_000)
+    assert_healthy(page)
+    assert button.count() == 0
     context.close()
 
 

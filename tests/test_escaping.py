@@ -113,7 +113,7 @@ def test_error_details_quote_the_error_literally():
 @pytest.mark.skipif(rm.availability() is not None, reason=f"optional model package: {rm.availability()}")
 def test_the_typed_sentence_is_plain_text_everywhere():
     sentence = "[Session expired](https://example.com/login) **bold** $$x^2$$ _it_"
-    at = run_page("real-model", {"rm_text": sentence}, timeout=180)
+    at = run_page("real-model", {"rm_text": sentence, "rm_run": "1"}, timeout=180)
     assert not at.exception
     assert at.text[0].value == sentence  # st.text: shown verbatim, never parsed
     for el in (*at.markdown, *at.caption, *at.info, *at.warning, *at.success, *at.error, *at.latex):

@@ -22,8 +22,8 @@ from tools.loadtest.report import summarise
 COLD_LINKS = ("/saturation?lang=zh", "/variance", "/q-vs-k", "/gradients?lang=zh&dk=256", "/precision",
               "/?lang=zh", "/fact-check", "/beyond", "/variance?lang=zh&n=64", "/saturation?dk=16",
               "/q-vs-k?lang=zh", "/gradients")
-SLOW_TRAINING = "/training?train_steps=1000&train_n=64"
-SMALL_COST = "cost_n=64-512&cost_d=8-64&cost_repeats=2&cost_naive_ms=10&cost_torch=0"
+SLOW_TRAINING = "/training?train_steps=1000&train_n=64&train_run=1"
+SMALL_COST = "cost_n=64-512&cost_d=8-64&cost_repeats=2&cost_naive_ms=10&cost_torch=0&cost_run=1"
 
 
 def key_of(widget_id: str) -> str:
@@ -209,9 +209,10 @@ def torch_switched_off(tmp_path):
 
 def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
     needs_none = ("", "variance", "saturation", "fact-check", "beyond")  # its first section: NumPy only
-    needs_torch = ("gradients", "precision", "q-vs-k", "beyond?beyond_part=init", "cost", "training")
+    needs_torch = ("gradients", "precision", "q-vs-k", "beyond?beyond_part=init", "cost?cost_run=1",
+                   "training?train_run=1")
     langs = {path: ("zh" if i % 2 else "en")
-             for i, path in enumerate((*needs_none, *needs_torch, "real-model"))}
+             for i, path in enumerate((*needs_none, *needs_torch, "real-model?rm_run=1"))}
     with StreamlitServer(env={"PYTHONPATH": torch_switched_off}, log_name="hosting-notorch.log") as srv:
         async def visit(path: str, lang: str):
             tab = BrowserTab(srv.url)
@@ -234,5 +235,6 @@ def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_
             assert (r.charts > 0 or path in CHARTLESS_ON_OPEN) and not said, (path, r.alerts)
         elif path in needs_torch:
             assert said, (path, lang, r.alerts)
-    missing = text_for("real_model.missing", langs["real-model"]).split("{reason}")[0]
-    assert any(a.startswith(missing) for a in results["real-model"].alerts), results["real-model"].alerts
+    model = results["real-model?rm_run=1"]
+    missing = text_for("real_model.missing", langs["real-model?rm_run=1"]).split("{reason}")[0]
+    assert any(a.startswith(missing) for a in model.alerts), model.alerts

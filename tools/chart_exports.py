@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from tools.app_driver import PAGES, ROOT
+from tools.loadtest.driver import ASKED
 
 EXPORT_PAGES = tuple(p for p in PAGES if p != "fact-check")
 LANGS = ("en", "zh")
@@ -81,7 +82,8 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
                 shown.clear()
                 at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)
                 at.query_params["lang"] = lang
-                for key, value in extra.items():
+                asked = dict([ASKED[page].split("=")]) if page in ASKED else {}  # its work asked for
+                for key, value in {**asked, **extra}.items():
                     at.query_params[key] = value
                 at.switch_page(f"pages/{page}.py")
                 at.run()

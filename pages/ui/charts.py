@@ -40,7 +40,8 @@ from altair.vegalite.v6.schema import core as vl_core
 from core.errors import BackendError, BudgetError, InputError
 from core.memo import drop_idle
 from core.scales import parse_scale
-from pages.ui.compute import shared_call
+from pages.ui.compute import is_stored, shared_call
+from pages.ui.controls import page_value, parse_flag
 from pages.ui.i18n import current_lang, t
 from pages.ui.shared_work import JANITOR
 from pages.ui.user_text import literal
@@ -696,6 +697,35 @@ def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: A
     except (InputError, MemoryError) as exc:
         show_error(exc, container)
         return None
+
+
+def ask_first(key: str, asked_key: str, stored: bool, container: Any = None) -> bool:
+    """Whether a page's heavy work (a live timing, a training grid, a model run) goes ahead now:
+    when its result is already stored (`stored`), or once the reader has asked for it, with the
+    button shown here or with `?key=1` in the link (the button writes it there, so a shared link
+    runs it again). Until then the page shows `asked_key`'s text and the button, and the rest of it
+    at once: a cold server's first page, or a link opened before anyone computed it, is drawn in
+    well under the seconds the work takes. Once asked, the session's later settings run at once."""
+    asked = bool(page_value(key, lambda raw: parse_flag(raw, False), False))
+    if asked or stored:
+        return True
+    box = (container or st).container(border=True)
+    box.markdown(t(asked_key))
+    box.button(t(f"{asked_key}.button"), key=f"{key}_ask", type="primary", icon=":material/play_arrow:",
+               on_click=_ask, args=(key,))
+    return False
+
+
+def _ask(key: str) -> None:
+    st.session_state[key] = True
+
+
+def run_when_asked(fn: Callable[..., Any], key: str, asked_key: str, container: Any = None,
+                   **kwargs: Any) -> Any:
+    """run_with_progress(fn, **kwargs) once `ask_first` says so; None until then."""
+    if not ask_first(key, asked_key, is_stored(fn, kwargs), container):
+        return None
+    return run_with_progress(fn, container, **kwargs)
 
 
 # ---------------------------------------------------------------- common figures

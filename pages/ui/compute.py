@@ -78,6 +78,11 @@ def torch_unavailable(exc: BaseException) -> bool:
     return isinstance(exc, OSError) and "torch" in str(exc).lower()
 
 
+def is_stored(fn: Callable[..., Any], kwargs: dict[str, Any]) -> bool:
+    """Whether fn(**kwargs) is in the server-wide store: shared_call would return it at once."""
+    return RESULTS.has(result_key(fn_path(fn), kwargs))
+
+
 def shared_call(fn: Callable[..., Any], kwargs: dict[str, Any], container: Any = None,
                 progress: bool = False) -> Any:
     """fn(**kwargs), shared by every session (see the module docstring); core errors propagate.

@@ -21,7 +21,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tools.loadtest import report
-from tools.loadtest.driver import HEAVY_PAGES, LIGHT_PAGES, Phase, PhaseRecord, page_path, run_phase
+from tools.loadtest.driver import ASKED, HEAVY_PAGES, LIGHT_PAGES, Phase, PhaseRecord, page_path, run_phase
 from tools.loadtest.memory import RssSampler, pid_listening_on
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
 
@@ -120,7 +120,8 @@ async def warm_up(base_url: str, pages: tuple[str, ...], timeout: float) -> dict
     await tab.connect()
     try:
         for page in pages:
-            result = await tab.open(f"/{page_path(page)}", timeout)
+            asked = ASKED.get(page)  # the first visitor of a heavy page presses its button
+            result = await tab.open(f"/{page_path(page)}" + (f"?{asked}" if asked else ""), timeout)
             out[page] = result.seconds
     finally:
         await tab.close()

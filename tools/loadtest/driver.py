@@ -18,12 +18,20 @@ from tools.loadtest.protocol import BrowserTab, DisconnectedError, RunResult
 
 LIGHT_PAGES = ("overview", "variance", "saturation", "gradients", "precision", "fact-check", "q-vs-k")
 HEAVY_PAGES = ("cost", "training")
+# A heavy page runs its work once asked (its button, or this in the link): heavy sessions ask.
+ASKED = {"cost": "cost_run=1", "training": "train_run=1", "real-model": "rm_run=1"}
 CHARTLESS_ON_OPEN = ("fact-check",)  # measures a card only when asked: no chart until then
 
 
 def charted(link: str) -> bool:
-    """Whether the page of `link` ("fact-check?lang=zh", "/saturation") draws a chart as it opens."""
-    return link.lstrip("/").split("?")[0] not in CHARTLESS_ON_OPEN
+    """Whether the page of `link` ("fact-check?lang=zh", "/saturation") is sure to draw a chart as it
+    opens: not a page that measures only when asked (fact-check's cards), and a heavy page only when
+    the link asks for its work (ASKED); without that it draws its charts only if a result is stored."""
+    page, _, query = link.lstrip("/").partition("?")
+    flag = ASKED.get(page)
+    return page not in CHARTLESS_ON_OPEN and (flag is None or flag in query.split("&"))
+
+
 LANGS = (("en-US", ""), ("zh-CN", "lang=zh"))
 
 
@@ -85,10 +93,12 @@ def page_path(page: str) -> str:
 
 
 def start_link(rng: random.Random, pages: tuple[str, ...]) -> tuple[str, str]:
-    """(locale, link): a random page of the selection, in a random language (URL and browser agree)."""
+    """(locale, link): a random page of the selection, in a random language (URL and browser agree);
+    a heavy page's link asks for its work (ASKED), as a reader who pressed its button shares it."""
     locale, query = rng.choice(LANGS)
-    path = page_path(rng.choice(pages))
-    return locale, f"/{path}" + (f"?{query}" if query else "")
+    page = rng.choice(pages)
+    query = "&".join(q for q in (query, ASKED.get(page, "")) if q)
+    return locale, f"/{page_path(page)}" + (f"?{query}" if query else "")
 
 
 def session_seed(ph: Phase, idx: int, heavy: bool) -> int:
@@ -148,7 +158,8 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
                 targets = [p for p in targets if p in tab.pages and tab.pages[p] != tab.page_hash]
                 if targets and rng.random() < ph.nav:
                     target = rng.choice(targets)
-                    record("page", target, began, await tab.goto(target, ph.timeout))
+                    asked = ASKED.get(page_name(target), "") if heavy else ""
+                    record("page", target, began, await tab.goto(target, ph.timeout, asked))
                     continue
                 result = await tab.move(rng, ph.timeout)
                 if result is None:

@@ -216,12 +216,13 @@ class BrowserTab:
                 return await self.rerun(timeout)
         return None
 
-    async def goto(self, path: str, timeout: float) -> RunResult:
-        """Click a page in the navigation: its hash, the shared widgets' values, no query string."""
+    async def goto(self, path: str, timeout: float, query: str = "") -> RunResult:
+        """Click a page in the navigation: its hash, the shared widgets' values, no query string
+        (or `query`, as a link to that page would carry it)."""
         target = self.pages[path]
         shared = [w for w in self.widgets.values() if w.script_hash == self.main_hash]
         self.path = path
-        return await self._run(self._rerun(shared, target, ""), timeout)
+        return await self._run(self._rerun(shared, target, query), timeout)
 
     async def rerun(self, timeout: float) -> RunResult:
         """Rerun the current view unchanged (the R key)."""

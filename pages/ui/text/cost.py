@@ -182,4 +182,13 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "对比实测比值与 FLOP 模型比值：两者之间的差距就是 tanh 的代价——它无法作为矩阵乘法运行。",
     },
     "cost.cli": {"en": "Reproduce from the command line:", "zh": "在命令行中复现："},
+    # asked before it runs (charts.ask_first)
+    "cost.ask": {
+        "en": "**Live timing.** This page times the code on this server for the sizes above: a few "
+              "seconds, with a progress bar. Predict first: at the largest n, how many times slower "
+              "is additive attention than dot-product attention?",
+        "zh": "**现场计时。** 本页会在这台服务器上按上面的规模实际计时：需要几秒钟，并显示进度条。"
+              "先猜一猜：在最大的 n 下，加性注意力比点积注意力慢几倍？",
+    },
+    "cost.ask.button": {"en": "Measure", "zh": "开始计时"},
 }

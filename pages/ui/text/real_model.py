@@ -160,4 +160,14 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "一个句子只是很小的样本（每个头 n² 个词对）；请多试几个句子。该模型是为句子嵌入训练的编码器；"
               "其他模型会有所不同。",
     },
+    # asked before it runs (charts.ask_first)
+    "real_model.ask": {
+        "en": "**A real model.** The first run loads all-MiniLM-L6-v2 into this server: a few seconds. "
+              "After that each sentence takes well under a second. Predict first: is a real head's "
+              "q·k spread larger or smaller than the iid prediction √d_k σ_q σ_k?",
+        "zh": "**真实模型。** 第一次运行会把 all-MiniLM-L6-v2 加载到这台服务器上：需要几秒钟。"
+              "之后每个句子都不到一秒。先猜一猜：真实注意力头的 q·k 离散程度比独立同分布的预测 "
+              "√d_k σ_q σ_k 大还是小？",
+    },
+    "real_model.ask.button": {"en": "Run the model", "zh": "运行模型"},
 }

@@ -129,4 +129,13 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "这只是一个玩具模型：单头、固定的随机符号嵌入、合成任务。它展示的是初始化和训练早期的机制，"
               "而不是大模型的行为。",
     },
+    # asked before it runs (charts.ask_first)
+    "training.ask": {
+        "en": "**Live training.** This page trains one small model per d_k and scale on this server: "
+              "a few seconds, with a progress bar. Predict first: at the largest d_k, which scale "
+              "reaches 90 % accuracy first, and which never does?",
+        "zh": "**现场训练。** 本页会在这台服务器上为每个 d_k 和每种缩放各训练一个小模型：需要几秒钟，"
+              "并显示进度条。先猜一猜：在最大的 d_k 下，哪种缩放最先达到 90% 的准确率，哪种始终达不到？",
+    },
+    "training.ask.button": {"en": "Train", "zh": "开始训练"},
 }
