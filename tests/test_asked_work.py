@@ -100,7 +100,8 @@ def test_a_malformed_request_in_the_link_is_corrected_with_a_notice(calls):
 def test_the_real_model_page_asks_before_its_first_load(lang):
     import streamlit as st
 
-    st.cache_resource.clear()  # a server that has not loaded the model yet
+    st.cache_resource.clear()  # a server that has not loaded the model yet, nor analysed a sentence
+    st.cache_data.clear()
     at = run_page("real-model", {"lang": lang}, timeout=240)
     assert not at.exception
     button = ask_button(at, "rm_run")
