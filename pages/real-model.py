@@ -173,7 +173,7 @@ else:
     result = None
     if not text.strip():
         st.info(t("real_model.empty"))
-    elif ask_first("rm_run", "real_model.ask", _model_state()["loaded"]):
+    elif ask_first("rm_run", "real_model.ask", lambda: _model_state()["loaded"]):
         try:
             with st.spinner(t("real_model.loading")):
                 result = _analyse(text)

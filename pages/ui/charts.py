@@ -699,15 +699,15 @@ def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: A
         return None
 
 
-def ask_first(key: str, asked_key: str, stored: bool, container: Any = None) -> bool:
+def ask_first(key: str, asked_key: str, stored: Callable[[], bool], container: Any = None) -> bool:
     """Whether a page's heavy work (a live timing, a training grid, a model run) goes ahead now:
-    when its result is already stored (`stored`), or once the reader has asked for it, with the
-    button shown here or with `?key=1` in the link (the button writes it there, so a shared link
-    runs it again). Until then the page shows `asked_key`'s text and the button, and the rest of it
-    at once: a cold server's first page, or a link opened before anyone computed it, is drawn in
-    well under the seconds the work takes. Once asked, the session's later settings run at once."""
-    asked = bool(page_value(key, lambda raw: parse_flag(raw, False), False))
-    if asked or stored:
+    once the reader has asked for it, with the button shown here or with `?key=1` in the link (the
+    button writes it there, so a shared link runs it again), or when its result is already stored
+    (`stored()`, looked up only while the reader has not asked). Until then the page shows
+    `asked_key`'s text and the button, and the rest of it at once: a cold server's first page, or a
+    link opened before anyone computed it, is drawn in well under the seconds the work takes. Once
+    asked, the session's later settings run at once."""
+    if page_value(key, parse_flag, False) or stored():
         return True
     box = (container or st).container(border=True)
     box.markdown(t(asked_key))
@@ -723,7 +723,7 @@ def _ask(key: str) -> None:
 def run_when_asked(fn: Callable[..., Any], key: str, asked_key: str, container: Any = None,
                    **kwargs: Any) -> Any:
     """run_with_progress(fn, **kwargs) once `ask_first` says so; None until then."""
-    if not ask_first(key, asked_key, is_stored(fn, kwargs), container):
+    if not ask_first(key, asked_key, lambda: is_stored(fn, kwargs), container):
         return None
     return run_with_progress(fn, container, **kwargs)
 
