@@ -14,7 +14,7 @@ import streamlit as st
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.shared_work import freeze_libraries, torch_threads
+from pages.ui.shared_work import RUNS, freeze_libraries, torch_threads
 
 ROOT = Path(__file__).parent
 
@@ -40,16 +40,20 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
+TORCH_QUIET_S = 1.5  # warm_up_torch waits until no script has run for this long
 
 
 @st.cache_resource(show_spinner=False)
 def warm_up_torch() -> None:
     """Import torch once per server in the background: the gradient check and the precision
     page need it, and a cold import costs over a second on the first page that asks. Started
-    after the first page has run, so that it does not compete with it for the interpreter.
-    Then its intra-op pool is set to one thread, as NumPy's BLAS (torch_threads), and the
-    libraries' objects are set aside from garbage collection (freeze_libraries)."""
+    once no page has run for TORCH_QUIET_S, so that it does not compete for the interpreter
+    with the first page nor with sending that page to the browser (a page that needs torch
+    sooner imports it itself). Then its intra-op pool is set to one thread, as NumPy's BLAS
+    (torch_threads), and the libraries' objects are set aside from garbage collection
+    (freeze_libraries)."""
     def load() -> None:
+        RUNS.wait_quiet(TORCH_QUIET_S)
         importlib.import_module("torch")
         torch_threads()
         freeze_libraries()

@@ -1,7 +1,8 @@
 """Q and K are not interchangeable: softmax over keys vs over queries, tying, autograd gradients.
 
-Controls → core.qk.view (NumPy) → heatmaps and the tying table, then core.qk.grad_view (torch
-autograd) → the gradient charts: the first half is drawn while the second computes.
+Controls → core.qk.view (NumPy) → heatmaps and the tying table; the gradient section (core.qk.grad_view,
+torch autograd) is an expander bound to `?qk_grad=1`, computed only while it is open: the page opens
+without importing torch, and a link can open it with the section shown.
 """
 
 import altair as alt
@@ -27,7 +28,7 @@ from pages.ui.charts import (
     side_by_side,
     what_to_notice,
 )
-from pages.ui.controls import page_slider, page_toggle, settings
+from pages.ui.controls import page_expander, page_slider, page_toggle, settings
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table
 
@@ -181,45 +182,48 @@ if v is not None:
     )
     st.caption(t("qk.tying.caption"))
 
-    st.header(t("qk.grad.header"))
-g = (run_with_progress(qk.grad_view, n=n, d_k=dk, d_model=dk, seed=s.seed, trials=s.trials)
-     if v is not None else None)
-if g is not None:
-    grads = pd.DataFrame(g["grads"])
-    err = grads["max_abs_err_vs_closed_form"].max()
-    st.markdown(t("qk.grad.text", err=fmt_num(err, 2)))
-    scale = g["scale"]
-    cols = st.columns(2, gap="medium")
-    for col, sc in zip(cols, ("none", scale), strict=True):
-        with col:
-            show_chart(grad_rows_figure(g["example"][sc], sc), name=f"qk-grad-rows-{sc}")
+# The gradient half needs torch (its import is most of a cold first view) and is read less often:
+# computed only while its section is open.
+grad_box, grad_open = page_expander("qk_grad", "qk.grad.header")
+if v is not None and grad_open:
+    with grad_box:
+        g = run_with_progress(qk.grad_view, n=n, d_k=dk, d_model=dk, seed=s.seed, trials=s.trials)
+        if g is not None:
+            grads = pd.DataFrame(g["grads"])
+            err = grads["max_abs_err_vs_closed_form"].max()
+            st.markdown(t("qk.grad.text", err=fmt_num(err, 2)))
+            scale = g["scale"]
+            cols = st.columns(2, gap="medium")
+            for col, sc in zip(cols, ("none", scale), strict=True):
+                with col:
+                    show_chart(grad_rows_figure(g["example"][sc], sc), name=f"qk-grad-rows-{sc}")
 
-    table = grads[grads["wrt"] != "ratio"]
-    show_table(
-        pd.DataFrame(
-            {
-                t("qk.grad.col.scale"): table["scale"].map(scale_label),
-                t("qk.grad.col.wrt"): table["wrt"],
-                t("qk.grad.col.frob"): table["frob_mean"].map(lambda x: fmt_num(x, 3)),
-                t("qk.grad.col.cv"): table["row_cv_mean"].map(lambda x: fmt_num(x, 3)),
-                t("qk.grad.col.top", u=fmt_num(1 / n, 3)): table["top_row_share_mean"].map(
-                    lambda x: fmt_num(x, 3)
-                ),
-            }
-        )
-    )
-    for _, r in grads[grads["wrt"] == "ratio"].iterrows():
-        st.markdown(
-            "- "
-            + t(
-                "qk.grad.ratio",
-                scale=scale_label(r["scale"]),
-                mean=fmt_num(r["ratio_mean"], 3),
-                se=fmt_num(r["ratio_se"], 2),
-                rel=fmt_pct(r["rel_diff_mean"]),
+            table = grads[grads["wrt"] != "ratio"]
+            show_table(
+                pd.DataFrame(
+                    {
+                        t("qk.grad.col.scale"): table["scale"].map(scale_label),
+                        t("qk.grad.col.wrt"): table["wrt"],
+                        t("qk.grad.col.frob"): table["frob_mean"].map(lambda x: fmt_num(x, 3)),
+                        t("qk.grad.col.cv"): table["row_cv_mean"].map(lambda x: fmt_num(x, 3)),
+                        t("qk.grad.col.top", u=fmt_num(1 / n, 3)): table["top_row_share_mean"].map(
+                            lambda x: fmt_num(x, 3)
+                        ),
+                    }
+                )
             )
-        )
+            for _, r in grads[grads["wrt"] == "ratio"].iterrows():
+                st.markdown(
+                    "- "
+                    + t(
+                        "qk.grad.ratio",
+                        scale=scale_label(r["scale"]),
+                        mean=fmt_num(r["ratio_mean"], 3),
+                        se=fmt_num(r["ratio_se"], 2),
+                        rel=fmt_pct(r["rel_diff_mean"]),
+                    )
+                )
 
-    show_chart(pairs_figure(g["pairs"][scale], scale), name="qk-grad-pairs")
+            show_chart(pairs_figure(g["pairs"][scale], scale), name="qk-grad-pairs")
 
 what_to_notice("qk.notice")

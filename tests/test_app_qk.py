@@ -1,9 +1,13 @@
-"""AppTest: the Q-vs-K page in both languages, tying toggle and URL validation."""
+"""AppTest: the Q-vs-K page in both languages, tying toggle, the gradient section opened only when
+asked, and URL validation."""
+
+import functools
 
 import pytest
 from conftest import run_page
 from streamlit.testing.v1 import AppTest
 
+from core import qk
 from pages.ui.i18n import text_for
 
 
@@ -16,11 +20,42 @@ def _page(lang: str, **params: str) -> AppTest:
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_qk_renders_both_sections(lang):
-    at = _page(lang)
+    at = _page(lang, qk_grad="1")
     assert at.title[0].value == text_for("qk.title", lang)
-    headers = [h.value for h in at.header]
-    assert text_for("qk.norm.header", lang) in headers and text_for("qk.grad.header", lang) in headers
+    assert text_for("qk.norm.header", lang) in [h.value for h in at.header]
+    assert text_for("qk.grad.header", lang) in [e.label for e in at.expander]
     assert len(at.metric) == 4 and len(at.table) == 2
+    assert len(at.main.get("vega_lite_chart")) == 6  # three heat maps, two row-norm bars, the pairs
+
+
+def test_the_gradient_section_is_computed_only_once_opened(monkeypatch):
+    calls = []
+    real = qk.grad_view
+
+    @functools.wraps(real)  # same module and name: the same shared result key
+    def counted(*args, **kwargs):
+        calls.append(kwargs)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(qk, "grad_view", counted)
+    query = {"seed": "43", "trials": "20"}  # settings no other test uses
+    at = _page("zh", **query)
+    assert text_for("qk.grad.header", "zh") in [e.label for e in at.expander]
+    assert len(at.table) == 1 and len(at.main.get("vega_lite_chart")) == 3 and not calls
+    assert "qk_grad" not in at.query_params
+
+    at.session_state["qk_grad"] = True  # the reader opens it: the page reruns and draws it
+    at.run()
+    assert not at.exception
+    assert len(at.table) == 2 and len(at.main.get("vega_lite_chart")) == 6 and len(calls) == 1
+    assert at.query_params["qk_grad"] == "1"  # the link now opens it too
+
+    linked = _page("en", **query, qk_grad="1")  # a link opens it; the result is shared
+    assert len(linked.main.get("vega_lite_chart")) == 6 and len(calls) == 1
+
+    bad = _page("en", **query, qk_grad="**open**")
+    assert len(bad.main.get("vega_lite_chart")) == 3
+    assert any("qk_grad" in w.value and "default 0" in w.value for w in bad.warning)
 
 
 def test_tying_makes_the_scores_symmetric():

@@ -145,23 +145,29 @@ def shot_and_check_width(context, page, name: str) -> None:
     assert not too_wide, f"{name}: {too_wide}"
 
 
+# Sections computed only while open: page, flag, text of the expander's label, charts closed / open.
+SECTIONS = [("saturation", "sat_more", "More:", 4, 7), ("q-vs-k", "qk_grad", "∂L/∂Q", 3, 6)]
+
+
 @pytest.mark.parametrize("device", ["desktop", "phone"])
-def test_the_saturation_pages_more_section_opens_on_a_click_and_from_a_link(browser, server, device):
-    """Closed, the section costs nothing; a click opens it (the URL says so) and draws its three
-    charts; a link with sat_more=1 opens the page with it open, fitting the screen."""
-    context, page = open_app(browser, f"{server}/saturation?lang=en", VIEWPORTS[device])
+@pytest.mark.parametrize(("name", "flag", "label", "closed", "opened"), SECTIONS)
+def test_a_closed_section_opens_on_a_click_and_from_a_link(browser, server, name, flag, label, closed, opened,
+                                                           device):
+    """Closed, the section costs nothing; a click opens it (the URL says so) and draws its charts;
+    a link with the flag opens the page with it open, fitting the screen."""
+    context, page = open_app(browser, f"{server}/{name}?lang=en", VIEWPORTS[device])
     charts = page.locator(MAIN_CHARTS)
-    assert charts.count() == 4
-    page.locator('[data-testid="stExpander"] summary', has_text="More:").click()
-    page.wait_for_url(re.compile(r"[?&]sat_more=1\b"), timeout=60_000)
-    page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == 7",
-                           timeout=60_000)
-    wait_idle(page, timeout_ms=60_000)
+    assert charts.count() == closed
+    page.locator('[data-testid="stExpander"] summary', has_text=label).click()
+    page.wait_for_url(re.compile(rf"[?&]{flag}=1\b"), timeout=60_000)
+    page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == {opened}",
+                           timeout=120_000)
+    wait_idle(page, timeout_ms=120_000)
     assert_healthy(page)
     context.close()
-    context, page = open_app(browser, f"{server}/saturation?lang=zh&sat_more=1", VIEWPORTS[device])
-    assert page.locator(MAIN_CHARTS).count() == 7
-    shot_and_check_width(context, page, f"saturation-more-zh-{device}-full.png")
+    context, page = open_app(browser, f"{server}/{name}?lang=zh&{flag}=1", VIEWPORTS[device])
+    assert page.locator(MAIN_CHARTS).count() == opened
+    shot_and_check_width(context, page, f"{name}-{flag}-zh-{device}-full.png")
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])

@@ -163,9 +163,9 @@ def test_a_builder_that_reads_page_state_is_refused():
     figure_cache(namespace["pure"])  # arguments, functions and UPPER_CASE constants are fine
 
 
-# Every chart each page can show: the saturation page's "More" section open, each beyond section.
-CHART_VIEWS = [*((p, {}) for p in ("overview", "variance", "gradients", "precision", "q-vs-k")),
-               ("saturation", {"sat_more": "1"}),
+# Every chart each page can show: q-vs-k's gradients and saturation's "More" open, each beyond section.
+CHART_VIEWS = [*((p, {}) for p in ("overview", "variance", "gradients", "precision")),
+               ("q-vs-k", {"qk_grad": "1"}), ("saturation", {"sat_more": "1"}),
                *(("beyond", {"beyond_part": part, "lang": "zh"}) for part in ("corr", "norm", "len", "init"))]
 
 

@@ -208,8 +208,8 @@ def torch_switched_off(tmp_path):
 
 
 def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
-    needs_none = ("", "variance", "saturation", "fact-check", "beyond")  # its first section: NumPy only
-    needs_torch = ("gradients", "precision", "q-vs-k", "beyond?beyond_part=init", "cost?cost_run=1",
+    needs_none = ("", "variance", "saturation", "fact-check", "beyond", "q-vs-k")  # first section: NumPy only
+    needs_torch = ("gradients", "precision", "q-vs-k?qk_grad=1", "beyond?beyond_part=init", "cost?cost_run=1",
                    "training?train_run=1")
     langs = {path: ("zh" if i % 2 else "en")
              for i, path in enumerate((*needs_none, *needs_torch, "real-model?rm_run=1"))}

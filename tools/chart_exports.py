@@ -29,6 +29,7 @@ LANGS = ("en", "zh")
 EXTRA_SETTINGS = {"training": [{"train_metric": m}
                                for m in ("accuracy", "entropy", "grad_wq_norm", "max_logit")],
                   "saturation": [{"sat_more": "1"}],
+                  "q-vs-k": [{"qk_grad": "1"}],
                   "beyond": [{"beyond_part": p} for p in ("norm", "len", "init")]}
 
 

@@ -321,6 +321,16 @@ class RunRegistry:
                 return None
             return self._ended
 
+    def wait_quiet(self, quiet_s: float, poll_s: float = 0.05) -> float:
+        """Block until at least one run has ended and none has run for `quiet_s` seconds; the
+        seconds waited. For background work that would compete with a page for the interpreter."""
+        start = time.monotonic()
+        while True:
+            ended = self.quiet_since()
+            if ended is not None and time.monotonic() - ended >= quiet_s:
+                return time.monotonic() - start
+            time.sleep(poll_s if ended is None else max(poll_s, ended + quiet_s - time.monotonic()))
+
     def others(self) -> int:
         """Runs in progress in other threads (other sessions)."""
         me = threading.get_ident()
