@@ -23,7 +23,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import page_select, page_slider, page_toggle, settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula
+from pages.ui.layout import formula, show_table
 
 DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
 FACET_WIDTH = 210
@@ -138,12 +138,13 @@ if result is not None:
                              count=r["grad_zero_steps"]))
 
     st.subheader(t("training.summary"))
-    cols = ("dk", "scale", "c", "entropy_first", "max_logit_first", "grad_wq_norm_first",
-            "loss_last", "accuracy_final", "step_to_90")
-    table = pd.DataFrame(runs)[list(cols)]
-    table["scale"] = table["scale"].map(scale_label)
-    st.dataframe(table.rename(columns={c: t(f"training.col.{c}") for c in cols}), hide_index=True,
-                 width="stretch")
+    # A static table of formatted cells (show_table): the interactive grid would cost a new tab
+    # its 1.2 MB of browser code for a dozen rows.
+    cells = {"dk": str, "scale": scale_label, "c": lambda x: fmt_num(x, 3),
+             "entropy_first": lambda x: fmt_num(x, 3), "max_logit_first": lambda x: fmt_num(x, 3),
+             "grad_wq_norm_first": lambda x: fmt_num(x, 3), "loss_last": lambda x: fmt_num(x, 3),
+             "accuracy_final": fmt_pct, "step_to_90": lambda x: "—" if x is None else str(x)}
+    show_table(pd.DataFrame([{t(f"training.col.{c}"): fmt(r[c]) for c, fmt in cells.items()} for r in runs]))
 
     st.markdown(f"**{t('training.observed')}**")
     for r in runs:
