@@ -89,6 +89,24 @@ def call_in_threads(fn, count: int) -> list:
     return results
 
 
+def count_calls(monkeypatch, module, name: str, calls: list | None = None) -> list:
+    """Replace `module.name` (a core function) by a wrapper that appends `name` to `calls` (a new
+    list unless one is given, to share between functions) at each call and still computes. The
+    wrapper keeps the function's module and name: the shared result store keys it as before."""
+    import functools
+
+    calls = [] if calls is None else calls
+    real = getattr(module, name)
+
+    @functools.wraps(real)
+    def counted(*args, **kwargs):
+        calls.append(name)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(module, name, counted)
+    return calls
+
+
 MY_PAGES = ("overview", "variance", "saturation", "gradients", "precision")
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import MY_PAGES, run_page
+from conftest import MY_PAGES, count_calls, run_page
 
 from core import experiments as ex
 from core import figure_budget, views
@@ -155,17 +155,7 @@ def test_progress_throttle_shows_growing_percents_at_most_once_per_interval():
 
 
 def test_the_saturation_pages_rarely_read_charts_are_computed_only_once_opened(monkeypatch):
-    import functools
-
-    calls = []
-    real = views.entropy_grid
-
-    @functools.wraps(real)  # same module and name: the same shared result key
-    def counted(*args, **kwargs):
-        calls.append(kwargs)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(views, "entropy_grid", counted)
+    calls = count_calls(monkeypatch, views, "entropy_grid")
     query = {"lang": "en", "n": "8", "trials": "20", "seed": "41"}  # settings no other test uses
     at = run_page("saturation", query)
     assert not at.exception

@@ -1,10 +1,8 @@
 """AppTest: the Q-vs-K page in both languages, tying toggle, the gradient section opened only when
 asked, and URL validation."""
 
-import functools
-
 import pytest
-from conftest import run_page
+from conftest import count_calls, run_page
 from streamlit.testing.v1 import AppTest
 
 from core import qk
@@ -29,15 +27,7 @@ def test_qk_renders_both_sections(lang):
 
 
 def test_the_gradient_section_is_computed_only_once_opened(monkeypatch):
-    calls = []
-    real = qk.grad_view
-
-    @functools.wraps(real)  # same module and name: the same shared result key
-    def counted(*args, **kwargs):
-        calls.append(kwargs)
-        return real(*args, **kwargs)
-
-    monkeypatch.setattr(qk, "grad_view", counted)
+    calls = count_calls(monkeypatch, qk, "grad_view")
     query = {"seed": "43", "trials": "20"}  # settings no other test uses
     at = _page("zh", **query)
     assert text_for("qk.grad.header", "zh") in [e.label for e in at.expander]

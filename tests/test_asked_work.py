@@ -7,11 +7,10 @@ work, its progress bar and its charts follow the click, and the link then carrie
 
 from __future__ import annotations
 
-import functools
 import importlib
 
 import pytest
-from conftest import run_page
+from conftest import count_calls, run_page
 
 from core import real_model as rm
 from pages.ui.i18n import text_for
@@ -32,13 +31,7 @@ def calls(monkeypatch):
     """Counts calls of the heavy pages' core functions (still computing them)."""
     seen: list[str] = []
     for _, module, name, _ in HEAVY.values():
-        original = getattr(importlib.import_module(module), name)
-
-        def counted(*args, _original=original, _name=name, **kwargs):
-            seen.append(_name)
-            return _original(*args, **kwargs)
-
-        monkeypatch.setattr(importlib.import_module(module), name, functools.wraps(original)(counted))
+        count_calls(monkeypatch, importlib.import_module(module), name, seen)
     return seen
 
 
