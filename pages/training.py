@@ -1,5 +1,7 @@
 """Training dynamics: one tiny attention model per (d_k, scale), trained on the same batches."""
 
+from functools import partial
+
 import altair as alt
 import pandas as pd
 import streamlit as st
@@ -140,10 +142,10 @@ if result is not None:
     st.subheader(t("training.summary"))
     # A static table of formatted cells (show_table): the interactive grid would cost a new tab
     # its 1.2 MB of browser code for a dozen rows.
-    cells = {"dk": str, "scale": scale_label, "c": lambda x: fmt_num(x, 3),
-             "entropy_first": lambda x: fmt_num(x, 3), "max_logit_first": lambda x: fmt_num(x, 3),
-             "grad_wq_norm_first": lambda x: fmt_num(x, 3), "loss_last": lambda x: fmt_num(x, 3),
-             "accuracy_final": fmt_pct, "step_to_90": lambda x: "—" if x is None else str(x)}
+    three = partial(fmt_num, digits=3)
+    cells = {"dk": str, "scale": scale_label, "c": three, "entropy_first": three, "max_logit_first": three,
+             "grad_wq_norm_first": three, "loss_last": three, "accuracy_final": fmt_pct,
+             "step_to_90": lambda x: "—" if x is None else str(x)}
     show_table(pd.DataFrame([{t(f"training.col.{c}"): fmt(r[c]) for c, fmt in cells.items()} for r in runs]))
 
     st.markdown(f"**{t('training.observed')}**")
