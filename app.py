@@ -1,20 +1,24 @@
 """Attention Scale Explorer — the router: page config, shared sidebar controls, navigation.
 
 Run with `streamlit run app.py`. Pages live in pages/ (registered below, never auto-discovered);
-the compute they show lives in core/.
+the compute they show lives in core/. Streamlit runs this file (as __main__) for every page a
+session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
+and serves that: Streamlit's own server, with a lifespan and a middleware that load the libraries
+before the first page asks for them (pages/ui/serving.py).
 """
 
 from __future__ import annotations
 
-import importlib
-import threading
+import contextlib
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import streamlit as st
+from starlette.middleware import Middleware
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.shared_work import RUNS, freeze_libraries, torch_threads
+from pages.ui.serving import WARM_UP, Prefetch
 
 ROOT = Path(__file__).parent
 
@@ -40,25 +44,6 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
-TORCH_QUIET_S = 1.5  # warm_up_torch waits until no script has run for this long
-
-
-@st.cache_resource(show_spinner=False)
-def warm_up_torch() -> None:
-    """Import torch once per server in the background: the gradient check and the precision
-    page need it, and a cold import costs over a second on the first page that asks. Started
-    once no page has run for TORCH_QUIET_S, so that it does not compete for the interpreter
-    with the first page nor with sending that page to the browser (a page that needs torch
-    sooner imports it itself). Then its intra-op pool is set to one thread, as NumPy's BLAS
-    (torch_threads), and the libraries' objects are set aside from garbage collection
-    (freeze_libraries)."""
-    def load() -> None:
-        RUNS.wait_quiet(TORCH_QUIET_S)
-        importlib.import_module("torch")
-        torch_threads()
-        freeze_libraries()
-
-    threading.Thread(target=load, daemon=True).start()
 
 
 @st.cache_resource(show_spinner=False)
@@ -84,20 +69,34 @@ def build_pages() -> dict[str, list[st.Page]]:
     return sections
 
 
-st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
-warm_up_kernels()
-controls.begin_run()
-controls.seed_language()
-sections = build_pages()
-controls.declare_pages_first(sections)
-st.session_state["_ase_settings"] = controls.render_sidebar()
-st.session_state["_ase_pages"] = [page for pages in sections.values() for page in pages]
-navigation = st.navigation(sections)
-controls.open_notice_area()
-try:
-    navigation.run()
-finally:
-    controls.show_notices()
-    controls.sync_url()
-    controls.end_run()
-warm_up_torch()
+def route() -> None:
+    """One run of the router: page config, sidebar, navigation, the page itself."""
+    st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
+    warm_up_kernels()
+    controls.begin_run()
+    controls.seed_language()
+    sections = build_pages()
+    controls.declare_pages_first(sections)
+    st.session_state["_ase_settings"] = controls.render_sidebar()
+    st.session_state["_ase_pages"] = [page for pages in sections.values() for page in pages]
+    navigation = st.navigation(sections)
+    controls.open_notice_area()
+    try:
+        navigation.run()
+    finally:
+        controls.show_notices()
+        controls.sync_url()
+        controls.end_run()
+
+
+@contextlib.asynccontextmanager
+async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
+    """The server's lifespan: the warm-up starts with it (pages/ui/serving.py)."""
+    WARM_UP.start()
+    yield
+
+
+if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
+    route()
+else:  # `streamlit run app.py` imports it once and serves this App
+    app = st.App(__file__, lifespan=warm_up_at_start, middleware=[Middleware(Prefetch)])

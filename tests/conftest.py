@@ -3,6 +3,7 @@ real server on a free loopback port."""
 
 from __future__ import annotations
 
+import ast
 import os
 import signal
 import socket
@@ -25,6 +26,15 @@ def free_port() -> int:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
 
+
+
+def page_table() -> list[tuple[str, str, str, str, str]]:
+    """PAGE_TABLE read from app.py without running it (it is a literal list)."""
+    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
+    for node in tree.body:
+        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "PAGE_TABLE":
+            return ast.literal_eval(node.value)
+    raise AssertionError("app.py has no PAGE_TABLE")
 
 class StreamlitServer:
     """`streamlit run app.py` on a loopback port, as the README starts it (headless), in its own

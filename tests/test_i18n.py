@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import ast
 import re
 import types
 
 import pytest
-from conftest import ROOT
+from conftest import ROOT, page_table
 
 from pages.ui import i18n
 
@@ -44,15 +43,6 @@ def test_every_key_used_in_pages_exists(path):
     keys = T_CALL.findall(path.read_text(encoding="utf-8"))
     missing = [k for k in keys if k not in i18n.TABLE]
     assert not missing, f"{path.name} asks for keys missing from pages/ui/text: {missing}"
-
-
-def page_table() -> list[tuple[str, str, str, str, str]]:
-    """PAGE_TABLE read from app.py without running it (it is a literal list)."""
-    tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))
-    for node in tree.body:
-        if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "PAGE_TABLE":
-            return ast.literal_eval(node.value)
-    raise AssertionError("app.py has no PAGE_TABLE")
 
 
 def test_every_registered_page_has_a_nav_title():

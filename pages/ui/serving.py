@@ -1,0 +1,140 @@
+"""The server's start: what it loads before the first page asks, and when.
+
+`streamlit run app.py` finds the `st.App` that app.py builds and serves it; that App's lifespan
+calls `WARM_UP.start()` once, as the server starts, and its middleware (`Prefetch`) sees each HTTP
+request before Streamlit answers it. On a fresh server the first page costs its libraries' imports
+on top of its own work, and the browser spends most of a second loading the app's code between
+asking for the page and opening the session whose script imports them:
+
+- `FIRST_MODULES`, which every page imports, are loaded in the background from the start;
+- torch (0.9 s on a 2-core server) is loaded as soon as a view that needs it is asked for
+  (`TORCH_VIEWS`, by URL), so its import runs while the browser loads the code; otherwise only
+  once the server has served a page and then been quiet for `TORCH_QUIET_S`, so that it does not
+  compete for the interpreter with a page that does not need it.
+
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+from urllib.parse import parse_qs
+
+from pages.ui.shared_work import RUNS, RunRegistry, freeze_libraries, torch_threads
+
+FIRST_MODULES: tuple[str, ...] = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.layout")
+TORCH_QUIET_S = 1.5  # without such a request, torch waits until no script has run for this long
+
+# The views that import torch as they open: (url_path, query key, value); an empty key: always.
+# tests/test_hosting.py opens each on a server without torch (each must say why it cannot
+# compute) and the other pages' default views (each must work).
+TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
+    ("gradients", "", ""),
+    ("precision", "", ""),
+    ("q-vs-k", "qk_grad", "1"),
+    ("beyond", "beyond_part", "init"),
+    ("cost", "cost_run", "1"),
+    ("training", "train_run", "1"),
+    ("real-model", "rm_run", "1"),
+)
+
+Scope = MutableMapping[str, Any]
+ASGIApp = Callable[[Scope, Callable[[], Awaitable[Any]], Callable[[Any], Awaitable[None]]],
+                   Awaitable[None]]
+
+
+def opens_with_torch(path: str, query: str) -> bool:
+    """Whether the page at URL `path` (its last segment is the page's url_path, after any base
+    path) with query string `query` imports torch as it opens (TORCH_VIEWS)."""
+    page = path.rstrip("/").rsplit("/", 1)[-1]
+    params: dict[str, list[str]] | None = None
+    for view, key, value in TORCH_VIEWS:
+        if view != page:
+            continue
+        if not key:
+            return True
+        if params is None:
+            params = parse_qs(query)
+        if value in params.get(key, ()):
+            return True
+    return False
+
+
+def settle_libraries() -> None:
+    """Once the libraries are loaded: torch's intra-op pool at one thread (torch_threads), and
+    their objects set aside from garbage collection (freeze_libraries)."""
+    torch_threads()
+    freeze_libraries()
+
+
+class WarmUp:
+    """Loads `first` in a background thread, then `late`: at once after `hurry()`, otherwise once
+    `runs` has seen a script run end and none for `quiet_s` seconds; then `settle()`
+    (settle_libraries). A module that fails to import is skipped: the pages that need it say why
+    they cannot compute."""
+
+    def __init__(self, first: tuple[str, ...] = FIRST_MODULES, late: tuple[str, ...] = ("torch",),
+                 runs: RunRegistry = RUNS, quiet_s: float = TORCH_QUIET_S,
+                 load: Callable[[str], object] = importlib.import_module,
+                 settle: Callable[[], object] | None = None) -> None:
+        self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
+        self._settle = settle or settle_libraries
+        self.soon = threading.Event()
+        self.loaded: list[str] = []
+        self.done = threading.Event()
+        self._started = False
+        self._lock = threading.Lock()
+
+    def hurry(self) -> None:
+        """A view that needs the late modules was asked for: load them as soon as `first` is."""
+        self.soon.set()
+
+    def start(self) -> bool:
+        """Start the background thread, once per server; True when this call started it."""
+        with self._lock:
+            if self._started:
+                return False
+            self._started = True
+        threading.Thread(target=self.run, name="warm-up", daemon=True).start()
+        return True
+
+    def run(self) -> None:
+        """The thread's body: both groups in turn, then `settle()`."""
+        try:
+            self._import(self.first)
+            self.runs.wait_quiet(self.quiet_s, until=self.soon)
+            self._import(self.late)
+            self._settle()
+        finally:
+            self.done.set()
+
+    def _import(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            try:
+                self._load(name)
+            except Exception:  # the page that needs it reports it, translated
+                continue
+            self.loaded.append(name)
+
+
+class Prefetch:
+    """ASGI middleware: a request for a view that needs torch (`opens_with_torch`) hurries the
+    warm-up; every request goes on to the app unchanged."""
+
+    def __init__(self, app: ASGIApp, warm_up: WarmUp | None = None,
+                 wants: Callable[[str, str], bool] = opens_with_torch) -> None:
+        self.app, self.wants = app, wants
+        self.warm_up = WARM_UP if warm_up is None else warm_up
+
+    async def __call__(self, scope: Scope, receive: Callable[[], Awaitable[Any]],
+                       send: Callable[[Any], Awaitable[None]]) -> None:
+        if (scope.get("type") == "http" and not self.warm_up.soon.is_set()
+                and self.wants(scope.get("path", ""), scope.get("query_string", b"").decode("latin-1"))):
+            self.warm_up.hurry()
+        await self.app(scope, receive, send)
+
+
+WARM_UP = WarmUp()

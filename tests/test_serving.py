@@ -1,0 +1,154 @@
+"""The server's start (pages/ui/serving.py): what it loads before the first page asks, and when."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+import time
+
+import pytest
+
+from pages.ui.serving import TORCH_VIEWS, Prefetch, WarmUp, opens_with_torch
+from pages.ui.shared_work import RunRegistry
+
+
+def view_link(page: str, key: str, value: str) -> tuple[str, str]:
+    return f"/{page}", f"{key}={value}" if key else ""
+
+
+@pytest.mark.parametrize("view", TORCH_VIEWS, ids=lambda v: "-".join(filter(None, v)))
+def test_each_view_that_needs_torch_is_recognised_by_its_link_alone(view):
+    path, query = view_link(*view)
+    assert opens_with_torch(path, query)
+    assert opens_with_torch(f"/class/app{path}/", "&".join(filter(None, ("lang=zh", query, "dk=512"))))
+
+
+@pytest.mark.parametrize("path, query", [
+    ("/", ""), ("/overview", "lang=zh"), ("/saturation", "dk=512"), ("/q-vs-k", ""),
+    ("/q-vs-k", "qk_grad=0"), ("/beyond", "beyond_part=corr"), ("/cost", ""), ("/training", "lang=zh"),
+    ("/static/js/index.js", ""), ("/_stcore/health", ""), ("/_stcore/stream", ""),
+    ("/precisionx", ""), ("/overview", "page=precision"),
+])
+def test_the_other_requests_do_not_ask_for_torch(path, query):
+    assert not opens_with_torch(path, query)
+
+
+def test_a_link_to_a_page_that_does_not_exist_does_not_ask_for_torch():
+    pages = {view for view, _, _ in TORCH_VIEWS}
+    assert not any(opens_with_torch(f"/{p}x", "") for p in pages)
+
+
+class Loader:
+    """Records what WarmUp imports, and in which thread; `fail` names a module that cannot load."""
+
+    def __init__(self, fail: str = "") -> None:
+        self.names: list[str] = []
+        self.fail = fail
+        self.settled = threading.Event()
+
+    def __call__(self, name: str) -> object:
+        if name == self.fail:
+            raise ImportError(f"{name} is switched off here")
+        self.names.append(name)
+        return object()
+
+
+def warm_up(runs: RunRegistry, loader: Loader, quiet_s: float = 0.2) -> WarmUp:
+    return WarmUp(first=("altair", "pandas"), late=("torch",), runs=runs, quiet_s=quiet_s, load=loader,
+                  settle=loader.settled.set)
+
+
+def in_a_run(runs: RunRegistry, seconds: float) -> threading.Thread:
+    """A script run of `seconds` in its own thread, as Streamlit runs one per session."""
+    def body() -> None:
+        runs.start()
+        time.sleep(seconds)
+        runs.end()
+
+    th = threading.Thread(target=body)
+    th.start()
+    return th
+
+
+def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_time():
+    runs, loader = RunRegistry(), Loader()
+    w = warm_up(runs, loader)
+    assert w.start() and not w.start()  # once per server
+    time.sleep(0.6)
+    assert loader.names == ["altair", "pandas"], "before any page: the first modules, not torch"
+    run = in_a_run(runs, 0.4)
+    time.sleep(0.3)
+    assert loader.names == ["altair", "pandas"], "not while a page runs"
+    run.join()
+    ended = time.monotonic()
+    assert w.done.wait(5)
+    waited = time.monotonic() - ended
+    assert loader.names == ["altair", "pandas", "torch"] and loader.settled.is_set()
+    assert waited >= 0.15, f"torch loaded {waited:.2f} s after the page, before the quiet time (0.2 s)"
+
+
+def test_a_view_that_needs_torch_has_it_loaded_at_once_even_while_a_page_runs():
+    runs, loader = RunRegistry(), Loader()
+    w = warm_up(runs, loader, quiet_s=60)
+    run = in_a_run(runs, 3.0)
+    w.start()
+    time.sleep(0.3)
+    assert loader.names == ["altair", "pandas"]
+    w.hurry()
+    assert w.done.wait(2), "torch waited for the page to end and the quiet time"
+    assert loader.names[-1] == "torch"
+    run.join()
+
+
+def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
+    runs, loader = RunRegistry(), Loader(fail="pandas")
+    w = warm_up(runs, loader)
+    w.hurry()
+    w.start()
+    assert w.done.wait(5)
+    assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
+    assert loader.settled.is_set()
+
+
+def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time_or_a_signal():
+    runs = RunRegistry()
+    hurry = threading.Event()
+    threading.Timer(0.3, hurry.set).start()
+    assert 0.25 <= runs.wait_quiet(10, until=hurry) < 2, "no run yet: it waits until the signal"
+    run = in_a_run(runs, 0.3)
+    start = time.monotonic()
+    waited = runs.wait_quiet(0.2)
+    run.join()
+    assert waited >= 0.45 and time.monotonic() - start >= 0.45, "the run (0.3 s), then the quiet time"
+    assert runs.wait_quiet(0.2) < 0.1, "quiet long enough already"
+
+
+def test_the_middleware_hurries_only_for_a_view_that_needs_torch_and_passes_every_request_on():
+    seen: list[dict] = []
+
+    async def app(scope, receive, send):
+        seen.append(scope)
+        await send({"type": "done", "path": scope.get("path")})
+
+    sent: list[dict] = []
+
+    async def send(message):
+        sent.append(message)
+
+    async def receive():
+        return {}
+
+    runs = RunRegistry()
+    w = WarmUp(first=(), late=(), runs=runs, load=Loader(), settle=lambda: None)
+    mw = Prefetch(app, warm_up=w)
+    requests = [{"type": "lifespan"}, {"type": "websocket", "path": "/precision", "query_string": b""},
+                {"type": "http", "path": "/", "query_string": b"lang=zh"},
+                {"type": "http", "path": "/static/js/index.js", "query_string": b""},
+                {"type": "http", "path": "/q-vs-k", "query_string": b"lang=zh"}]
+    for scope in requests:
+        asyncio.run(mw(scope, receive, send))
+    assert not w.soon.is_set()
+    asyncio.run(mw({"type": "http", "path": "/q-vs-k", "query_string": b"lang=zh&qk_grad=1"}, receive, send))
+    assert w.soon.is_set()
+    assert len(seen) == len(sent) == len(requests) + 1, "every request reaches the app, unchanged"
+    assert seen[-1]["query_string"] == b"lang=zh&qk_grad=1"
