@@ -44,7 +44,10 @@ class Loader:
     def __init__(self, fail: str = "") -> None:
         self.names: list[str] = []
         self.fail = fail
-        self.settled = threading.Event()
+        self.freezes: list[list[str]] = []  # what had been loaded at each freeze
+
+    def freeze(self) -> None:
+        self.freezes.append(list(self.names))
 
     def __call__(self, name: str) -> object:
         if name == self.fail:
@@ -55,7 +58,7 @@ class Loader:
 
 def warm_up(runs: RunRegistry, loader: Loader, quiet_s: float = 0.2) -> WarmUp:
     return WarmUp(first=("altair", "pandas"), late=("torch",), runs=runs, quiet_s=quiet_s, load=loader,
-                  settle=loader.settled.set)
+                  freeze=loader.freeze)
 
 
 def in_a_run(runs: RunRegistry, seconds: float) -> threading.Thread:
@@ -83,8 +86,9 @@ def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_
     ended = time.monotonic()
     assert w.done.wait(5)
     waited = time.monotonic() - ended
-    assert loader.names == ["altair", "pandas", "torch"] and loader.settled.is_set()
+    assert loader.names == ["altair", "pandas", "torch"]
     assert waited >= 0.15, f"torch loaded {waited:.2f} s after the page, before the quiet time (0.2 s)"
+    assert loader.freezes == [["altair", "pandas"]], "frozen before the first page only, not after it"
 
 
 def test_a_view_that_needs_torch_has_it_loaded_at_once_even_while_a_page_runs():
@@ -97,6 +101,7 @@ def test_a_view_that_needs_torch_has_it_loaded_at_once_even_while_a_page_runs():
     w.hurry()
     assert w.done.wait(2), "torch waited for the page to end and the quiet time"
     assert loader.names[-1] == "torch"
+    assert loader.freezes == [], "a page was running: its objects would have been frozen"
     run.join()
 
 
@@ -107,7 +112,7 @@ def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     w.start()
     assert w.done.wait(5)
     assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
-    assert loader.settled.is_set()
+    assert loader.freezes == [["altair"], ["altair", "torch"]], "no page yet: frozen after each group"
 
 
 def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time_or_a_signal():
@@ -139,7 +144,7 @@ def test_the_middleware_hurries_only_for_a_view_that_needs_torch_and_passes_ever
         return {}
 
     runs = RunRegistry()
-    w = WarmUp(first=(), late=(), runs=runs, load=Loader(), settle=lambda: None)
+    w = WarmUp(first=(), late=(), runs=runs, load=Loader(), freeze=lambda: None)
     mw = Prefetch(app, warm_up=w)
     requests = [{"type": "lifespan"}, {"type": "websocket", "path": "/precision", "query_string": b""},
                 {"type": "http", "path": "/", "query_string": b"lang=zh"},

@@ -63,25 +63,21 @@ def opens_with_torch(path: str, query: str) -> bool:
     return False
 
 
-def settle_libraries() -> None:
-    """Once the libraries are loaded: torch's intra-op pool at one thread (torch_threads), and
-    their objects set aside from garbage collection (freeze_libraries)."""
-    torch_threads()
-    freeze_libraries()
-
-
 class WarmUp:
     """Loads `first` in a background thread, then `late`: at once after `hurry()`, otherwise once
-    `runs` has seen a script run end and none for `quiet_s` seconds; then `settle()`
-    (settle_libraries). A module that fails to import is skipped: the pages that need it say why
-    they cannot compute."""
+    `runs` has seen a script run end and none for `quiet_s` seconds; then sets torch's intra-op
+    pool to one thread (torch_threads). After each group, while no script has run yet, the
+    libraries' objects are set aside from garbage collection (`freeze`: freeze_libraries); once a
+    session has run they are not, as that session's objects would be frozen with them. A module
+    that fails to import is skipped: the pages that need it say why they cannot compute."""
 
     def __init__(self, first: tuple[str, ...] = FIRST_MODULES, late: tuple[str, ...] = ("torch",),
                  runs: RunRegistry = RUNS, quiet_s: float = TORCH_QUIET_S,
                  load: Callable[[str], object] = importlib.import_module,
-                 settle: Callable[[], object] | None = None) -> None:
+                 freeze: Callable[[], object] = freeze_libraries) -> None:
         self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
-        self._settle = settle or settle_libraries
+        self._freeze = freeze
+        self.frozen = 0  # how many times the libraries were frozen
         self.soon = threading.Event()
         self.loaded: list[str] = []
         self.done = threading.Event()
@@ -102,14 +98,21 @@ class WarmUp:
         return True
 
     def run(self) -> None:
-        """The thread's body: both groups in turn, then `settle()`."""
+        """The thread's body: both groups in turn, each followed by a freeze before any run."""
         try:
             self._import(self.first)
+            self._freeze_if_no_run()
             self.runs.wait_quiet(self.quiet_s, until=self.soon)
             self._import(self.late)
-            self._settle()
+            torch_threads()
+            self._freeze_if_no_run()
         finally:
             self.done.set()
+
+    def _freeze_if_no_run(self) -> None:
+        if self.runs.started == 0:
+            self._freeze()
+            self.frozen += 1
 
     def _import(self, names: tuple[str, ...]) -> None:
         for name in names:

@@ -302,12 +302,14 @@ class RunRegistry:
         self._lock = threading.Lock()
         self._runs: dict[int, threading.Thread] = {}
         self._ended: float | None = None
+        self.started = 0  # runs started since the server started
 
     def start(self) -> None:
         me = threading.current_thread()
         with self._lock:
             self._runs = {i: th for i, th in self._runs.items() if th.is_alive()}
             self._runs[me.ident or 0] = me
+            self.started += 1
 
     def end(self) -> None:
         with self._lock:
@@ -463,11 +465,12 @@ def torch_threads(threads: int = COMPUTE_THREADS) -> bool:
 
 def freeze_libraries() -> int:
     """Collect, then move every object alive now to the collector's permanent generation; returns
-    how many. Called once, when the server has loaded its libraries (torch, pandas, Altair,
-    Streamlit: a few hundred thousand objects that live as long as the process). A full collection
-    walks every tracked object while holding the interpreter lock, and with these in the heap each
-    took over 0.1 s of every session's time; frozen, they are no longer walked. What is frozen is
-    never collected, so this is done once, not per session.
+    how many. Called by the server's warm-up once it has loaded its libraries (pandas, Altair,
+    Streamlit, then torch: a few hundred thousand objects that live as long as the process), and
+    only while no session has run yet (pages/ui/serving.py): a full collection walks every tracked
+    object while holding the interpreter lock, and frozen they are no longer walked; but what is
+    frozen is never collected, so a session's objects frozen with them would never be freed (a
+    closed session is a cycle: its memory would stay for good).
     """
     gc.collect()
     gc.freeze()
