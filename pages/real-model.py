@@ -188,7 +188,8 @@ else:
         st.markdown(f"**{t('real_model.your_sentence')}**")
         st.text(p["text"])  # the user's text: plain text only, never HTML or markdown
         st.caption(t("real_model.tokens", n=p["n"]))
-        st.code(" ".join(result["tokens"]), language=None, wrap_lines=True)
+        # Plain text, not st.code: its syntax highlighter is a 1.5 MB script a new tab would load.
+        st.text(" ".join(result["tokens"]))
         if p["truncated"]:
             st.warning(t("real_model.truncated", total=p["tokens_total"], n=p["n"]))
         if p["unk_tokens"]:

@@ -44,6 +44,8 @@ def test_real_model_page_renders_statistics_and_heatmap():
     charts = at.main.get("vega_lite_chart")
     assert len(charts) == 5  # spread scatter, three layer × head grids, one attention heat map
     assert at.text[0].value == text_for("real_model.default_en", "en")
+    tokens = at.text[1].value.split(" ")  # plain text: no code block (its highlighter is 1.5 MB)
+    assert tokens[0] == "[CLS]" and tokens[-1] == "[SEP]" and not at.code
     assert len(at.metric) == 4
     # the per-head table is drawn only while its expander is open; a link opens it
     assert not at.dataframe and "rm_table" not in at.query_params
@@ -70,6 +72,7 @@ def test_user_text_is_shown_as_plain_text_never_html():
     hostile = "<script>alert(1)</script> **bold** <img src=x onerror=alert(2)>"
     at = _open({"rm_text": hostile})
     assert at.text[0].value == hostile  # st.text: rendered verbatim as text
+    assert "< script >" in at.text[1].value  # the tokens as they are, plain text too
     for el in (*at.markdown, *at.caption, *at.info, *at.warning, *at.success):
         assert "<script>" not in el.value and "onerror" not in el.value
 
