@@ -79,6 +79,59 @@ def test_a_figure_knows_its_size():
     assert fig.nbytes > arrow > 0
 
 
+def reachable(root: object, limit: int = 20000) -> list[object]:
+    """Objects reachable from `root` through references, modules, classes and functions' globals
+    left out (what a callable kept by Streamlit keeps alive of its own)."""
+    import gc
+    import types
+
+    seen, todo, out = {id(root)}, [root], []
+    while todo and len(out) < limit:
+        obj = todo.pop()
+        out.append(obj)
+        for ref in gc.get_referents(obj):
+            shared = isinstance(ref, (types.ModuleType, type, types.FunctionType)) or (
+                isinstance(ref, dict) and "__builtins__" in ref)  # a module's globals
+            if id(ref) not in seen and not shared:
+                seen.add(id(ref))
+                todo.append(ref)
+    return out
+
+
+def test_a_pages_download_buttons_hold_a_blob_of_the_chart_not_its_objects(monkeypatch):
+    """Streamlit keeps a closed tab's download callables until it drops the session: they hold one
+    pickled blob per chart (Export), not the Figure, its Altair objects or its table, and render
+    from it exactly what the Figure renders."""
+    from streamlit.delta_generator import DeltaGenerator
+
+    kept: list[tuple[str, object]] = []
+    real = DeltaGenerator.download_button
+
+    def record(self, label, data, *args, **kwargs):
+        kept.append((kwargs.get("file_name", ""), data))
+        return real(self, label, data, *args, **kwargs)
+
+    monkeypatch.setattr(DeltaGenerator, "download_button", record)
+    at = run_page("saturation")
+    assert not at.exception and kept
+    figures = {id(fig): fig for fig in charts.FIGURES._items.values()}
+    for file_name, data in kept:
+        assert callable(data) and isinstance(data.__self__, charts.Export), file_name
+        held = reachable(data)
+        assert not [o for o in held if isinstance(o, (Figure, alt.TopLevelMixin, pd.DataFrame))], file_name
+        assert sum(len(o) for o in held if isinstance(o, bytes)) > 1000, file_name
+    by_export = {id(fig.export): fig for fig in figures.values()}
+    for file_name, data in kept:
+        fig = by_export[id(data.__self__)]
+        if file_name.endswith(".csv"):
+            assert data() == fig.data.to_csv(index=False).encode("utf-8")
+        else:  # the same spec rendered (vl-convert numbers its SVG gradients per call)
+            assert export_spec(data.__self__.parts()[0]) == export_spec(fig), file_name
+    svg = next(data for file_name, data in kept if file_name.endswith(".svg"))()
+    png = next(data for file_name, data in kept if file_name.endswith(".png"))()
+    assert svg.startswith("<svg") and png.startswith(b"\x89PNG")
+
+
 def test_the_browser_gets_the_container_width_and_the_download_the_desktop_size():
     fig = _fresh()
     (view,) = fig.views

@@ -124,6 +124,45 @@ def fmt_pct(x: float) -> str:
 # st.vega_lite_chart from a ready dict whose data are already Arrow bytes.
 
 
+class Export:
+    """What a chart's three download buttons render (CSV, PNG, SVG), kept as one pickled blob of
+    (chart, table) and unpickled only when a button is clicked.
+
+    Streamlit keeps a tab's download callables until it drops the session, and it drops a closed
+    tab's session only once server.disconnectedSessionTTL has passed and another tab connects.
+    Callables holding the Figure kept each closed tab's last charts alive, after the shared cache
+    had let them go, as thousands of small objects spread over the interpreter's 1 MiB arenas (an
+    arena is given back only once it is empty). A blob is one block, freed whole. Pickling costs
+    about a millisecond once per Figure; a chart that cannot be pickled is kept as it is.
+    """
+
+    __slots__ = ("_blob", "_parts")
+
+    def __init__(self, chart: Any, data: pd.DataFrame | None) -> None:
+        try:
+            self._blob: bytes | None = pickle.dumps((chart, data), protocol=pickle.HIGHEST_PROTOCOL)
+            self._parts: tuple[Any, pd.DataFrame | None] | None = None
+        except (pickle.PicklingError, TypeError, AttributeError):
+            self._blob, self._parts = None, (chart, data)
+
+    @property
+    def nbytes(self) -> int:
+        return len(self._blob) if self._blob is not None else 0
+
+    def parts(self) -> tuple[Any, pd.DataFrame | None]:
+        """(chart, table), unpickled afresh (a copy each time) or as kept."""
+        return pickle.loads(self._blob) if self._blob is not None else self._parts
+
+    def csv(self) -> bytes:
+        return self.parts()[1].to_csv(index=False).encode("utf-8")
+
+    def png(self) -> bytes:
+        return _png(export_spec(self.parts()[0]))
+
+    def svg(self) -> str:
+        return _svg(export_spec(self.parts()[0]))
+
+
 @dataclass(frozen=True, eq=False)
 class Figure:
     """A chart ready to draw.
@@ -134,7 +173,8 @@ class Figure:
                their datasets as Arrow IPC bytes;
     title:     the panels' common title (drawn above them), or None;
     max_width: the widest (px) a view may grow, or None for the container's width;
-    nbytes:    the Figure's approximate size in memory (the cache is bounded by it).
+    nbytes:    the Figure's approximate size in memory (the cache is bounded by it);
+    export:    chart and data pickled, for the download buttons (Export).
     """
 
     chart: Any
@@ -143,6 +183,7 @@ class Figure:
     title: str | None
     max_width: int | None
     nbytes: int
+    export: Export
 
 
 def _arrow_bytes(df: pd.DataFrame) -> bytes:
@@ -342,8 +383,9 @@ def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
         views.append(view)
         size += n
     size += frame_bytes(data)
+    export = Export(chart, data)
     return Figure(chart=chart, data=data, views=tuple(views), title=title, max_width=max_width,
-                  nbytes=size)
+                  nbytes=size + export.nbytes, export=export)
 
 
 class FigureCache:
@@ -533,7 +575,8 @@ def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str 
     where = container or st
     fig = chart if isinstance(chart, Figure) else _figure_of_chart(chart, data)
     if fig is None:  # a chart our converter refused: Streamlit's own conversion, at its fixed size
-        fig = Figure(chart=chart, data=data, views=(), title=None, max_width=None, nbytes=0)
+        fig = Figure(chart=chart, data=data, views=(), title=None, max_width=None, nbytes=0,
+                     export=Export(chart, data))
         where.altair_chart(chart, width="content")
     width: int | str = fig.max_width or "stretch"
     if len(fig.views) == 1:
@@ -545,16 +588,16 @@ def show_chart(chart: Figure | Any, data: pd.DataFrame | None = None, name: str 
             col.vega_lite_chart(spec=view, width=width)
     if not downloads:
         return
-    table = fig.data
+    export = fig.export  # the buttons hold the blob, not the Figure (Export)
     stem = f"{name}-{current_lang()}"
     holder = where.popover(t("common.download.label"), icon=":material/download:")
-    holder.download_button(t("common.download.csv"), data=lambda: table.to_csv(index=False).encode("utf-8"),
+    holder.download_button(t("common.download.csv"), data=export.csv,
                            file_name=f"{stem}.csv", mime="text/csv", on_click="ignore",
                            key=f"dl-{name}-csv")
-    holder.download_button(t("common.download.png"), data=lambda: _png(export_spec(fig)),
+    holder.download_button(t("common.download.png"), data=export.png,
                            file_name=f"{stem}.png", mime="image/png", on_click="ignore",
                            key=f"dl-{name}-png")
-    holder.download_button(t("common.download.svg"), data=lambda: _svg(export_spec(fig)),
+    holder.download_button(t("common.download.svg"), data=export.svg,
                            file_name=f"{stem}.svg", mime="image/svg+xml", on_click="ignore",
                            key=f"dl-{name}-svg")
 

@@ -10,7 +10,10 @@ asking for the page and opening the session whose script imports them:
 - torch (0.9 s on a 2-core server) is loaded as soon as a view that needs it is asked for
   (`TORCH_VIEWS`, by URL), so its import runs while the browser loads the code; otherwise only
   once the server has served a page and then been quiet for `TORCH_QUIET_S`, so that it does not
-  compete for the interpreter with a page that does not need it.
+  compete for the interpreter with a page that does not need it;
+- after each group, if no session has run yet, the objects alive (the libraries') are frozen out
+  of the garbage collector's walks (freeze_libraries); once a session has run they are not, since
+  its objects would be frozen with them and never freed.
 
 Nothing here imports Streamlit.
 """
