@@ -25,8 +25,9 @@
   once, one per core; a second BLAS or OpenMP thread in each only spin-waits against the
   other's (30 sessions + 3 heavy: the light computations' wall time 55.5 → 38.9 s for the same
   moves, their time waiting for a slot 61.8 → 7.9 s).
-- `freeze_libraries()` (once per server, after torch has loaded): the libraries' objects set aside
-  from garbage collection, so that a full collection walks only what the sessions made.
+- `freeze_libraries()` (by the server's warm-up, pages/ui/serving.py, only while no session has
+  run yet): the libraries' objects set aside from garbage collection, so that a full collection
+  walks only what the sessions made.
 - `JANITOR`: once the server has gone quiet after some activity, a full garbage collection and a
   trim, repeated for a while, so the memory of a class that has left goes back without anybody
   rerunning. (Streamlit drops a closed tab's session once server.disconnectedSessionTTL has passed
