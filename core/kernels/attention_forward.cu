@@ -84,6 +84,8 @@ attention_forward_simt(const T* __restrict__ Q, const T* __restrict__ K, const T
             const float p = exp2f(s - m_new);
             const float sum = warpReduceSum(p);
             Ps[r * (S_BC + 1) + lane] = p;
+            __syncwarp();  // every lane has read m_s[r] before lane 0 overwrites it (the shuffles
+                           // above order the lanes' execution, not their shared-memory accesses)
             if (lane == 0) {
                 const float a = exp2f(m_old - m_new);  // 0 on the first tile (m_old = −∞)
                 a_s[r] = a;

@@ -6,8 +6,8 @@
 //
 // The model, kept close to what the hardware guarantees and no closer:
 //   * A block's threads are fibers on one OS thread, run one at a time; a fiber runs until it
-//     reaches a barrier (__syncthreads) or a warp-collective operation (__shfl_xor_sync, mma.sync,
-//     ldmatrix), then the next runnable fiber runs. The order is a launch option, `schedule`:
+//     reaches a barrier (__syncthreads) or a warp-collective operation (__shfl_xor_sync, __syncwarp,
+//     mma.sync, ldmatrix), then the next runnable fiber runs. The order is a launch option, `schedule`:
 //       0  round robin in thread order (warps advance in near lockstep),
 //       1  round robin in reverse order,
 //       2  warp by warp: the lowest warp with work runs until all its lanes wait at a barrier or
@@ -115,10 +115,10 @@ ase_ctx_switch:
 #endif
 
 enum State { RUNNABLE, WAIT_BLOCK, WAIT_WARP, DONE };
-enum Kind { K_NONE, K_SHFL, K_MMA_TF32, K_MMA_F16, K_MMA_BF16, K_LDMATRIX };
+enum Kind { K_NONE, K_SHFL, K_MMA_TF32, K_MMA_F16, K_MMA_BF16, K_LDMATRIX, K_SYNCWARP };
 inline const char* kind_name(int k) {
     static const char* names[] = {"none", "__shfl_xor_sync", "mma.m16n8k8.tf32", "mma.m16n8k16.f16",
-                                  "mma.m16n8k16.bf16", "ldmatrix.x4.trans"};
+                                  "mma.m16n8k16.bf16", "ldmatrix.x4.trans", "__syncwarp"};
     return names[k];
 }
 
@@ -417,6 +417,7 @@ inline void mma_warp(float (&d)[4], const unsigned int (&a)[4], unsigned int b0,
 }  // namespace ase_emu
 
 inline void __syncthreads() { ase_emu::syncthreads(); }
+inline void __syncwarp(unsigned int mask = 0xffffffffu) { ase_emu::warp_arrive(ase_emu::K_SYNCWARP, mask); }
 
 template <typename T>
 inline T __shfl_xor_sync(unsigned int mask, T v, int lane_mask, int width = 32) {
