@@ -523,3 +523,19 @@ def test_wait_idle_returns_as_soon_as_light_work_ends():
     with _light_job(light, seconds=0.2):
         waited = light.wait_idle(5.0)
     assert 0.1 <= waited < 1.0
+
+
+def test_the_blas_limit_is_set_with_a_threadpoolctl_that_has_no_controlling_thread(monkeypatch):
+    """Releases before threadpoolctl 3.8 (a GPU host's own Python, say) have no single controlling
+    thread and no clear_controlling_thread: the limit is set all the same, and importing the
+    module does not fail."""
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from pages.ui import shared_work
+
+    assert shared_work._openblas_release() is not None  # 3.8, as requirements.txt pins
+    monkeypatch.setattr(shared_work, "_openblas_release", lambda: None)
+    threadpool_limits(limits=2, user_api="blas")
+    limits = shared_work.configure_threads()
+    assert limits and set(limits.values()) == {1}
+    assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")

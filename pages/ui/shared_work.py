@@ -405,19 +405,29 @@ def configure_threads(threads: int = COMPUTE_THREADS) -> dict[str, int]:
     at n = 755 in float64) takes 0.51 s instead of 0.45 s, the default views the same time.
     """
     import numpy  # noqa: F401 (its BLAS must be loaded for the limit to reach it)
-    from threadpoolctl import OpenBLASController, threadpool_info, threadpool_limits
+    from threadpoolctl import threadpool_info, threadpool_limits
 
+    # threadpoolctl 3.8 lets only one thread set a process-wide OpenBLAS pool (the first that did,
+    # while it lives: here the thread that first imported this module) and silently ignores the
+    # others; this call is the only one that sets it, so it takes the control and hands it back.
+    release = _openblas_release()
     with _threads_lock:
-        # threadpoolctl lets only one thread set a process-wide OpenBLAS pool (the first that did,
-        # while it lives: here the thread that first imported this module) and silently ignores
-        # the others; this call is the only one that sets it, so it takes the control and hands
-        # it back.
-        OpenBLASController.clear_controlling_thread(force=True)
+        if release is not None:
+            release(force=True)
         threadpool_limits(limits=threads, user_api="blas")
-        OpenBLASController.clear_controlling_thread(force=True)
+        if release is not None:
+            release(force=True)
         _blas_set_for.update(m for m in _BLAS_USERS if m in sys.modules)
         return {info["filepath"]: info["num_threads"] for info in threadpool_info()
                 if info["user_api"] == "blas"}
+
+
+def _openblas_release() -> Callable[..., None] | None:
+    """threadpoolctl's OpenBLASController.clear_controlling_thread, or None: releases before 3.8 (a
+    GPU host's own Python, say) have no single controlling thread and no such method."""
+    from threadpoolctl import OpenBLASController
+
+    return getattr(OpenBLASController, "clear_controlling_thread", None)
 
 
 _BLAS_USERS = ("numpy", "scipy.linalg")  # each wheel ships its own OpenBLAS, loaded with these
