@@ -133,6 +133,47 @@ def run_page(page: str, query: dict[str, str] | None = None, locale: str | None 
     return at.run()
 
 
+def tables(at) -> list:
+    """The static tables an AppTest run shows (pages.ui.layout.show_table, as HTML), in page order,
+    each as a DataFrame of its cells' text under its header."""
+    from html.parser import HTMLParser
+
+    import pandas as pd
+
+    from pages.ui.layout import TABLE_CLASS
+
+    class Cells(HTMLParser):
+        def __init__(self) -> None:
+            super().__init__()
+            self.header: list[str] = []
+            self.rows: list[list[str]] = []
+            self.cell: list[str] | None = None
+
+        def handle_starttag(self, tag, attrs) -> None:
+            if tag == "tr" and self.cell is None:
+                self.rows.append([])
+            if tag in ("th", "td"):
+                self.cell = []
+
+        def handle_endtag(self, tag) -> None:
+            if tag in ("th", "td") and self.cell is not None:
+                (self.header if tag == "th" else self.rows[-1]).append("".join(self.cell))
+                self.cell = None
+
+        def handle_data(self, data) -> None:
+            if self.cell is not None:
+                self.cell.append(data)
+
+    out = []
+    for element in at.get("html"):
+        if f'class="{TABLE_CLASS}"' not in element.value:
+            continue
+        cells = Cells()
+        cells.feed(element.value)
+        out.append(pd.DataFrame([r for r in cells.rows if r], columns=cells.header))
+    return out
+
+
 @pytest.fixture
 def open_page():
     return run_page

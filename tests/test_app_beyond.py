@@ -3,6 +3,7 @@
 from pathlib import Path
 
 import pytest
+from conftest import tables
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.i18n import text_for
@@ -40,7 +41,7 @@ def test_beyond_shows_one_section_at_a_time(lang, part):
         assert (text_for(key, lang) in headers) == (name == part), (name, headers)
     assert at.radio(key="beyond_part").value == part
     assert len(at.main.get("vega_lite_chart")) == SECTIONS[part][1]
-    assert len(at.table) == (1 if part == "init" else 0)  # the initialisation table
+    assert len(tables(at)) == (1 if part == "init" else 0)  # the initialisation table
     assert any(w.key == "beyond_rho" for w in at.slider) == (part != "init")
 
 
@@ -71,7 +72,7 @@ def test_beyond_bad_section_in_a_link_gets_a_notice_and_the_first_section():
 
 def test_beyond_init_table_shows_all_four_initialisations():
     at = _page("en", beyond_part="init", beyond_dmodel="256", dk="64")
-    df = at.table[0].value
+    df = tables(at)[0]
     names = [text_for(f"beyond.scheme.{s}", "en") for s in ("xavier-square", "mha", "linear-default", "gpt2")]
     assert list(df.iloc[:, 0]) == names
 

@@ -6,7 +6,7 @@ import string
 from pathlib import Path
 
 import pytest
-from conftest import run_page
+from conftest import run_page, tables
 from streamlit.testing.v1 import AppTest
 
 from core.cli import build_parser
@@ -48,8 +48,8 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert titles == [TEXT[k]["en"] for k in ("cost.chart.time_n", "cost.chart.time_d", "cost.chart.ratio",
                                               "cost.chart.gflops")]
     assert "log" in json.dumps(specs[0]["layer"][0]["encoding"]["y"]["scale"])
-    assert len(at.table) == 2  # fitted exponents, model vs clock
-    fits = at.table[0].value
+    assert len(tables(at)) == 2  # fitted exponents, model vs clock
+    fits = tables(at)[0]
     assert set(fits.iloc[:, 1]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
     assert any("dot-product · torch" in s for s in fits.iloc[:, 0])
     assert not any("NaN" in s for s in fits.iloc[:, 3])  # a two-point fit has no interval: "—"
@@ -74,7 +74,7 @@ def test_page_in_chinese():
     assert at.title[0].value == TEXT["cost.title"]["zh"]
     assert "值得注意" in at.info[0].body
     assert "--no-torch" in _cli(at)
-    fits = at.table[0].value
+    fits = tables(at)[0]
     assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 0])
 
 
@@ -145,7 +145,7 @@ def test_numbers_on_screen_are_the_ones_core_measured():
     res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))  # stored: no new measurement
     additive = next(r for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
     assert f"takes {charts.fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
-    table = at.table[1].value
+    table = tables(at)[1]
     dot = next(r for r in res["table"] if r["impl"] == "dot")
     assert table.iloc[0, 4] == f"{charts.fmt_num(dot['seconds'], 3)} s"
 
@@ -154,7 +154,7 @@ def test_a_fit_through_two_points_shows_no_interval():
     # a 10 ms cap on the naive additive path leaves it two or three points on this grid
     at = _cost_page(lang="en", cost_torch="0", **{**SMALL, "cost_naive_ms": "10"})
     assert not at.exception
-    fits = at.table[0].value
+    fits = tables(at)[0]
     for points, ci in zip(fits.iloc[:, 5], fits.iloc[:, 3], strict=True):
         assert (ci == "—") == (int(points) <= 2), (points, ci)
         assert "NaN" not in ci

@@ -2,7 +2,7 @@
 asked, and URL validation."""
 
 import pytest
-from conftest import count_calls, run_page
+from conftest import count_calls, run_page, tables
 from streamlit.testing.v1 import AppTest
 
 from core import qk
@@ -22,7 +22,7 @@ def test_qk_renders_both_sections(lang):
     assert at.title[0].value == text_for("qk.title", lang)
     assert text_for("qk.norm.header", lang) in [h.value for h in at.header]
     assert text_for("qk.grad.header", lang) in [e.label for e in at.expander]
-    assert len(at.metric) == 4 and len(at.table) == 2
+    assert len(at.metric) == 4 and len(tables(at)) == 2
     assert len(at.main.get("vega_lite_chart")) == 6  # three heat maps, two row-norm bars, the pairs
 
 
@@ -31,13 +31,13 @@ def test_the_gradient_section_is_computed_only_once_opened(monkeypatch):
     query = {"seed": "43", "trials": "20"}  # settings no other test uses
     at = _page("zh", **query)
     assert text_for("qk.grad.header", "zh") in [e.label for e in at.expander]
-    assert len(at.table) == 1 and len(at.main.get("vega_lite_chart")) == 3 and not calls
+    assert len(tables(at)) == 1 and len(at.main.get("vega_lite_chart")) == 3 and not calls
     assert "qk_grad" not in at.query_params
 
     at.session_state["qk_grad"] = True  # the reader opens it: the page reruns and draws it
     at.run()
     assert not at.exception
-    assert len(at.table) == 2 and len(at.main.get("vega_lite_chart")) == 6 and len(calls) == 1
+    assert len(tables(at)) == 2 and len(at.main.get("vega_lite_chart")) == 6 and len(calls) == 1
     assert at.query_params["qk_grad"] == "1"  # the link now opens it too
 
     linked = _page("en", **query, qk_grad="1")  # a link opens it; the result is shared

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import json
 
-from conftest import run_page
+from conftest import run_page, tables
 from streamlit.testing.v1 import AppTest
 
 from pages.ui.i18n import text_for
@@ -35,7 +35,7 @@ def test_training_page_renders_curves_and_summary():
     # the chosen quantity (loss by default), one panel per d_k (64 and 1024)
     assert len(_charts(at)) == 2
     assert all(json.loads(c.proto.spec)["title"] in ("d_k = 64", "d_k = 1024") for c in _charts(at))
-    table = at.table[0].value
+    table = tables(at)[0]
     assert len(table) == 2 * 3  # d_k 64 and 1024 × (none, sqrt from the sidebar + linear)
     assert any(text_for("common.what_to_notice", "en") in m.value for m in at.info)
     assert len(_formulas(at)) >= 2
@@ -68,11 +68,11 @@ def test_bad_url_values_are_corrected_with_a_notice():
 
 def test_dropping_linear_and_switching_optimizer_reruns():
     at = _open({**SMALL, "train_dk64": "0"})
-    assert len(at.table[0].value) == 3  # only d_k = 1024
+    assert len(tables(at)[0]) == 3  # only d_k = 1024
     at.toggle(key="train_linear").set_value(False)
     at.radio(key="train_opt").set_value("sgd")
     at.run()
     assert not at.exception
-    table = at.table[0].value
+    table = tables(at)[0]
     assert len(table) == 2  # none and sqrt
     assert at.radio(key="train_opt").value == "sgd"

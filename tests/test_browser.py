@@ -14,7 +14,7 @@ import pytest
 from conftest import ARTIFACTS, MY_PAGES, ROOT
 
 from pages.ui.i18n import text_for
-from pages.ui.layout import PRELOAD_KEY
+from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
 from tools.app_driver import (
     IDLE,
     MAIN_CHARTS,
@@ -187,7 +187,7 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     context.close()
     context, page = open_app(browser, f"{server}/beyond?lang=zh&beyond_part=init", VIEWPORTS[device])
     assert page.locator(MAIN_CHARTS).count() == 1
-    assert page.locator('[data-testid="stTable"]').count() == 1
+    assert page.locator(f".{TABLE_CLASS} table").count() == 1
     shot_and_check_width(context, page, f"beyond-init-zh-{device}-full.png")
 
 

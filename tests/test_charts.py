@@ -4,17 +4,19 @@ downloaded at the fixed desktop size; formulas split where a phone may wrap them
 from __future__ import annotations
 
 import json
+import re
+import types
 
 import altair as alt
 import pandas as pd
 import pytest
 from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema import core as vl_schema
-from conftest import run_page
+from conftest import ROOT, run_page
 
 from pages.ui import charts
 from pages.ui.charts import Figure, FigureCache, export_spec, figure, figure_cache, sweep_figure
-from pages.ui.layout import STRUT, formula_parts
+from pages.ui.layout import STRUT, TABLE_CLASS, formula_parts, table_html
 
 ROWS = [{"dk": dk, "n": 8, "scale": sc, "max_weight_mean": 0.1 * i + (0.2 if sc == "none" else 0.0)}
         for i, dk in enumerate((1, 4, 16, 64)) for sc in ("none", "sqrt")]
@@ -248,6 +250,44 @@ def test_formulas_split_at_top_level_wide_gaps_only():
     assert formula_parts(r"x_{a\qquad b}\qquad y") == [r"x_{a\qquad b}", "y"]  # inside braces: kept
     assert formula_parts(r"\{ a \qquad b") == [r"\{ a", "b"]  # an escaped brace opens nothing
     assert formula_parts(r"a\qquadx") == [r"a\qquadx"]  # another command, not the separator
+
+
+
+def test_a_static_table_is_html_with_every_cell_escaped_and_reads_back_as_shown():
+    """show_table's HTML: the header and every cell as text (no index), markup in a cell escaped, and
+    what tests read back (conftest.tables) is what the frame held."""
+    from conftest import tables
+
+    frame = pd.DataFrame({"series": ["<b>dot</b> & co", "additive"], "c": ["1/√d_k", "0.125"], "n": [5, 12]})
+    html = table_html(frame)
+    assert html.startswith(f'<div class="{TABLE_CLASS}"><table>') and "<b>" not in html
+    assert "&lt;b&gt;dot&lt;/b&gt; &amp; co" in html and html.count("<tr>") == 3 and "<th" in html
+
+    class Shown:  # the part of an AppTest run that conftest.tables reads
+        def get(self, kind):
+            assert kind == "html"
+            return [types.SimpleNamespace(value="<style>p {}</style>"), types.SimpleNamespace(value=html)]
+
+    (back,) = tables(Shown())
+    assert list(back.columns) == ["series", "c", "n"]
+    assert back.values.tolist() == [["<b>dot</b> & co", "1/√d_k", "5"], ["additive", "0.125", "12"]]
+    # numbers are right-aligned by column (a column with one label stays left); floats left unformatted
+    # by the page get 6 significant digits, as the app shows numbers, not their 17-digit repr
+    assert '<th scope="col" class="num">n</th>' in html and '<th scope="col">c</th>' in html
+    raw = table_html(pd.DataFrame({"k": [0, 1], "analytic": [-0.0009063751069487755, 9.469483575027514e-05],
+                                   "x": [float("nan"), float("inf")], "note": ["—", "1.5"]}))
+    assert "<td class=\"num\">-0.000906375</td>" in raw and "9.46948e-05" in raw
+    assert "NaN" in raw and "∞" in raw and raw.count('<th scope="col" class="num">') == 4
+    assert '<th scope="col">none</th>' in table_html(pd.DataFrame({"none": ["—", "—"]}))
+
+
+def test_no_page_draws_a_table_with_streamlits_table_or_grid_code():
+    """st.table and st.dataframe cost a new tab 0.74 MB and 1.2 MB of browser code: the pages' small
+    tables go through show_table; the one grid is the real-model page's, opened on request."""
+    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "pages" / "ui").glob("*.py")]):
+        source = path.read_text(encoding="utf-8")
+        assert not re.search(r"\.table\(", source), path.name
+        assert not re.search(r"\.dataframe\(", source) or path.name == "real-model.py", path.name
 
 
 def test_no_chart_encodes_a_channel_from_a_shorthand_string():

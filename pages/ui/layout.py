@@ -2,8 +2,9 @@
 
 - `metric_row()`: a row of metrics that wraps (four side by side on a desktop, two per line on a
   phone) where st.columns would stack them one per line or squash them;
-- `show_table(frame)`: a small static table (st.table: no grid code for the browser to load) whose
-  cells may break anywhere on a phone, so six columns fit 360 px instead of scrolling sideways;
+- `show_table(frame)`: a small static table, as HTML (no table or grid code for the browser to
+  load), whose cells may break anywhere on a phone, so six columns fit 360 px instead of scrolling
+  sideways;
 - `formula(tex)`: a display formula that wraps between its parts on a narrow screen where
   st.latex would cut it off at the right edge;
 - `preload_chart_code()`: a hidden one-point chart in the sidebar, sent by a page whose first chart
@@ -12,6 +13,8 @@
 
 from __future__ import annotations
 
+import math
+from html import escape
 from typing import Any
 
 import streamlit as st
@@ -28,15 +31,30 @@ METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElemen
               ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
               '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
               f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
-# On a narrow screen a table's cells take smaller type (each column at least 3.5 em, so a short
-# header is not broken a character a line), and its first column (labels, not numbers; at least
+# A table as Streamlit's st.table draws it (a rounded box, a thin rule after every cell, headers in a
+# lighter colour), in the theme's own text colour, so it reads the same in a light or dark theme.
+# The box scrolls sideways when the table is wider than the page (the cost page's nine columns on a
+# phone). On a narrow screen the cells take smaller type (each column at least 3.5 em, so a short
+# header is not broken a character a line), and the first column (labels, not numbers; at least
 # 6.5 em wide) may break inside a long name ("nn.Multihead-Attention"), so a table of up to seven
-# columns fits the screen; a wider one (the cost page's nine) scrolls sideways inside its own box.
-# From 640 px on, tables are as Streamlit draws them.
-TABLE_CSS = ('<style>[data-testid="stTable"] { overflow-x: auto; } @media (max-width: 640px) { '
-             '[data-testid="stTable"] :is(th, td) { font-size: 0.75rem; padding: 0.25rem 0.3rem; '
-             'min-width: 3.5em; } [data-testid="stTable"] td:first-child { min-width: 6.5em; } '
-             '[data-testid="stTable"] td:first-child * { overflow-wrap: anywhere; } }</style>')
+# columns fits the screen.
+TABLE_CLASS = "ase-table"
+TABLE_CSS = (
+    f"<style>.{TABLE_CLASS} {{ overflow-x: auto; margin-bottom: 1rem; border-radius: 0.5rem; "
+    "border: 1px solid color-mix(in srgb, currentColor 12%, transparent); font-size: 0.875rem; } "
+    f".{TABLE_CLASS} table {{ border-collapse: separate; border-spacing: 0; min-width: 100%; "
+    "margin: 0; } "
+    f".{TABLE_CLASS} :is(th, td) {{ padding: 0.25rem 0.375rem; text-align: left; "
+    "vertical-align: middle; line-height: 1.5; border: 0; "
+    "border-right: 1px solid color-mix(in srgb, currentColor 12%, transparent); "
+    "border-bottom: 1px solid color-mix(in srgb, currentColor 12%, transparent); } "
+    f".{TABLE_CLASS} th {{ font-weight: 400; color: color-mix(in srgb, currentColor 70%, transparent); }} "
+    f".{TABLE_CLASS} .num {{ text-align: right; font-variant-numeric: tabular-nums; }} "
+    f".{TABLE_CLASS} tr > :last-child {{ border-right: 0; }} "
+    f".{TABLE_CLASS} tbody tr:last-child > * {{ border-bottom: 0; }} "
+    f"@media (max-width: 640px) {{ .{TABLE_CLASS} :is(th, td) {{ font-size: 0.75rem; "
+    "padding: 0.25rem 0.3rem; min-width: 3.5em; } "
+    f".{TABLE_CLASS} td:first-child:not(.num) {{ min-width: 6.5em; overflow-wrap: anywhere; }} }}</style>")
 
 
 # The browser loads its Vega code (about 0.8 MB to fetch and compile) only once the first chart of
@@ -66,14 +84,58 @@ def metric_row(container: Any = None) -> Any:
     return where.container(horizontal=True, gap="small")
 
 
+TABLE_DIGITS = 6  # significant digits of a float cell the caller left unformatted
+
+
+def table_cell(value: Any) -> str:
+    """A cell's text: a float to TABLE_DIGITS significant digits (as the app's numbers are shown),
+    anything else as it is (pages pass cells they formatted themselves)."""
+    if isinstance(value, float) or type(value).__name__.startswith("float"):
+        value = float(value)
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "∞" if value > 0 else "−∞"
+        return f"{value:.{TABLE_DIGITS}g}"
+    return str(value)
+
+
+def is_number(text: str) -> bool:
+    """Whether a cell reads as a number (then its column is right-aligned, as st.table aligns
+    numbers): digits with a sign, point or exponent, "—" (none) and "∞" included."""
+    text = text.replace("−", "-").strip()
+    if text in ("—", "NaN", "∞", "-∞"):
+        return True
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
+
+
+def table_html(frame: Any) -> str:
+    """`frame`'s header and cells as an HTML table (every value as text, escaped; no index); a
+    column whose every cell is a number is right-aligned."""
+    cells = [[table_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
+    numeric = [bool(cells) and all(is_number(r[j]) for r in cells) and
+               not all(r[j] == "—" for r in cells) for j in range(len(frame.columns))]
+    num = ' class="num"'
+    head = "".join(f'<th scope="col"{num if numeric[j] else ""}>{escape(str(c))}</th>'
+                   for j, c in enumerate(frame.columns))
+    rows = "".join("<tr>" + "".join(f"<td{num if numeric[j] else ''}>{escape(v)}</td>"
+                                    for j, v in enumerate(row)) + "</tr>" for row in cells)
+    return (f'<div class="{TABLE_CLASS}"><table><thead><tr>{head}</tr></thead>'
+            f"<tbody>{rows}</tbody></table></div>")
+
+
 def show_table(frame: Any, container: Any = None) -> None:
-    """`frame` (a small DataFrame of ready-formatted cells) as a static table without its index.
-    st.table rather than st.dataframe: the interactive grid costs a new tab about 1.2 MB of
-    browser code to load and compile, for tables of a few rows. A table wider than a phone (the
-    cost page's nine columns) scrolls sideways inside its own box, as the grid does."""
-    where = container or st
-    where.html(TABLE_CSS)  # the same rule every time: a style, nothing drawn
-    where.table(frame, hide_index=True)
+    """`frame` (a small DataFrame of cells the page formatted, or floats: table_cell) as a static
+    table without its index.
+    Plain HTML (st.html, whose code every page already loads for its styles) rather than st.table,
+    whose cell-formatting code (0.74 MB) a new tab would fetch and compile for a few rows, or
+    st.dataframe's interactive grid (1.2 MB). A table wider than a phone scrolls sideways inside
+    its own box, as theirs do."""
+    (container or st).html(TABLE_CSS + table_html(frame))
 
 
 def formula_parts(tex: str) -> list[str]:
