@@ -13,11 +13,12 @@
 
 from __future__ import annotations
 
-import math
 from html import escape
 from typing import Any
 
 import streamlit as st
+
+from pages.ui.charts import fmt_num
 
 SEPARATOR = r"\qquad"
 # An invisible strut (1.6 em above the baseline, 1 em below) opening each part of a formula: inline
@@ -91,12 +92,7 @@ def table_cell(value: Any) -> str:
     """A cell's text: a float to TABLE_DIGITS significant digits (as the app's numbers are shown),
     anything else as it is (pages pass cells they formatted themselves)."""
     if isinstance(value, float) or type(value).__name__.startswith("float"):
-        value = float(value)
-        if math.isnan(value):
-            return "NaN"
-        if math.isinf(value):
-            return "∞" if value > 0 else "−∞"
-        return f"{value:.{TABLE_DIGITS}g}"
+        return fmt_num(value, TABLE_DIGITS)
     return str(value)
 
 
