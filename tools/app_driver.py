@@ -193,18 +193,21 @@ def wait_idle(page: Any, timeout_ms: float = 60_000, charts: bool = True) -> Non
 
 
 # Records, in the page's clock, the last key press or click, the last moment the script state
-# turned notRunning after having run, and the last change inside any chart (Vega redraws replace
-# nodes).
+# turned notRunning after having run (seen from the mutation records, so a run that starts and ends
+# between two calls of the observer counts too: without it a cached rerun of a page without charts
+# left no evidence and timed out), and the last change inside any chart (Vega redraws replace nodes).
 RERUN_PROBE_JS = """() => {
   const w = window, app = document.querySelector('[data-testid="stApp"]');
   w.__ase = {key: 0, ran: 0, idle: 0, chart: 0};
   document.addEventListener('keydown', () => { w.__ase.key = performance.now(); }, true);
   document.addEventListener('click', () => { w.__ase.key = performance.now(); }, true);
-  new MutationObserver(() => {
-    const s = app.getAttribute('data-test-script-state');
-    if (s === 'running') w.__ase.ran = performance.now();
-    else if (s === 'notRunning' && w.__ase.ran) w.__ase.idle = performance.now();
-  }).observe(app, {attributes: true, attributeFilter: ['data-test-script-state']});
+  // Every record counts: a rerun served from the caches can turn running and back before the
+  // observer is called, which then reads notRunning with a record whose old value was running.
+  new MutationObserver(ms => {
+    const now = performance.now(), state = app.getAttribute('data-test-script-state');
+    if (state === 'running' || ms.some(m => m.oldValue === 'running')) w.__ase.ran = now;
+    if (state === 'notRunning' && w.__ase.ran) w.__ase.idle = now;
+  }).observe(app, {attributes: true, attributeOldValue: true, attributeFilter: ['data-test-script-state']});
   new MutationObserver(ms => {
     for (const m of ms) {
       const el = m.target.nodeType === 1 ? m.target : m.target.parentElement;
