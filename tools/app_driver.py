@@ -227,7 +227,7 @@ def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float 
     retry_at = time.monotonic() + 5
     while time.monotonic() < deadline:
         if time.monotonic() > retry_at and not page.evaluate("() => window.__ase.key"):
-            act()  # the press never reached the page (focus taken by the sidebar's slide-in): again
+            act()  # the press never reached the page (seen once on a phone; why is not established)
             retry_at = time.monotonic() + 5
         st = page.evaluate("""() => ({...window.__ase, now: performance.now(),
             running: document.querySelector('[data-testid="stApp"]')
