@@ -279,6 +279,9 @@ def test_a_static_table_is_html_with_every_cell_escaped_and_reads_back_as_shown(
     assert "<td class=\"num\">-0.000906375</td>" in raw and "9.46948e-05" in raw
     assert "NaN" in raw and "∞" in raw and raw.count('<th scope="col" class="num">') == 4
     assert '<th scope="col">none</th>' in table_html(pd.DataFrame({"none": ["—", "—"]}))
+    # a number with a short unit is a number too (right-aligned, kept on one line); a label is not
+    units = table_html(pd.DataFrame({"t": ["0.116 s", "4 MiB", "99.9 %"], "impl": ["dot", "n", "1/√d_k"]}))
+    assert '<td class="num">0.116 s</td>' in units and '<td>1/√d_k</td>' in units
 
 
 def test_no_page_draws_a_table_with_streamlits_table_or_grid_code():

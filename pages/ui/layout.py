@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from html import escape
 from typing import Any
 
@@ -51,6 +52,7 @@ TABLE_CSS = (
     "border-bottom: 1px solid color-mix(in srgb, currentColor 12%, transparent); } "
     f".{TABLE_CLASS} th {{ font-weight: 400; color: color-mix(in srgb, currentColor 70%, transparent); }} "
     f".{TABLE_CLASS} .num {{ text-align: right; font-variant-numeric: tabular-nums; }} "
+    f".{TABLE_CLASS} td.num {{ white-space: nowrap; }} "
     f".{TABLE_CLASS} tr > :last-child {{ border-right: 0; }} "
     f".{TABLE_CLASS} tbody tr:last-child > * {{ border-bottom: 0; }} "
     f"@media (max-width: 640px) {{ .{TABLE_CLASS} :is(th, td) {{ font-size: 0.75rem; "
@@ -96,10 +98,14 @@ def table_cell(value: Any) -> str:
     return str(value)
 
 
+UNIT = re.compile(r"(?<=\d)\s?(%|[A-Za-z]{1,4})$")  # "0.116 s", "4 MiB", "99.9 %"
+
+
 def is_number(text: str) -> bool:
     """Whether a cell reads as a number (then its column is right-aligned, as st.table aligns
-    numbers): digits with a sign, point or exponent, "—" (none) and "∞" included."""
-    text = text.replace("−", "-").strip()
+    numbers, and kept on one line): digits with a sign, point or exponent, with or without a short
+    unit after them, "—" (none) and "∞" included."""
+    text = UNIT.sub("", text.replace("−", "-").strip())
     if text in ("—", "NaN", "∞", "-∞"):
         return True
     try:
