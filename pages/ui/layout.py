@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import numbers
 import re
 from html import escape
 from typing import Any
@@ -93,7 +94,7 @@ TABLE_DIGITS = 6  # significant digits of a float cell the caller left unformatt
 def table_cell(value: Any) -> str:
     """A cell's text: a float to TABLE_DIGITS significant digits (as the app's numbers are shown),
     anything else as it is (pages pass cells they formatted themselves)."""
-    if isinstance(value, float) or type(value).__name__.startswith("float"):
+    if isinstance(value, numbers.Real) and not isinstance(value, numbers.Integral):  # NumPy's too
         return fmt_num(value, TABLE_DIGITS)
     return str(value)
 
@@ -119,13 +120,12 @@ def table_html(frame: Any) -> str:
     """`frame`'s header and cells as an HTML table (every value as text, escaped; no index); a
     column whose every cell is a number is right-aligned."""
     cells = [[table_cell(v) for v in row] for row in frame.itertuples(index=False, name=None)]
-    numeric = [bool(cells) and all(is_number(r[j]) for r in cells) and
-               not all(r[j] == "—" for r in cells) for j in range(len(frame.columns))]
-    num = ' class="num"'
-    head = "".join(f'<th scope="col"{num if numeric[j] else ""}>{escape(str(c))}</th>'
-                   for j, c in enumerate(frame.columns))
-    rows = "".join("<tr>" + "".join(f"<td{num if numeric[j] else ''}>{escape(v)}</td>"
-                                    for j, v in enumerate(row)) + "</tr>" for row in cells)
+    attr = [' class="num"' if cells and all(is_number(r[j]) for r in cells)
+            and not all(r[j] == "—" for r in cells) else "" for j in range(len(frame.columns))]
+    head = "".join(f'<th scope="col"{a}>{escape(str(c))}</th>'
+                   for a, c in zip(attr, frame.columns, strict=True))
+    rows = "".join("<tr>" + "".join(f"<td{a}>{escape(v)}</td>" for a, v in zip(attr, row, strict=True))
+                   + "</tr>" for row in cells)
     return (f'<div class="{TABLE_CLASS}"><table><thead><tr>{head}</tr></thead>'
             f"<tbody>{rows}</tbody></table></div>")
 
