@@ -24,7 +24,14 @@ from pages.ui.charts import (
     show_chart,
     what_to_notice,
 )
-from pages.ui.controls import device_text, page_select, page_slider, page_toggle, settings
+from pages.ui.controls import (
+    asked_work_settings,
+    device_text,
+    page_select,
+    page_slider,
+    page_toggle,
+    settings,
+)
 from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table
 
@@ -200,34 +207,39 @@ st.title(t("cost.title"))
 preload_chart_code()  # the first chart comes after a live timing
 st.markdown(t("cost.claim"))
 
-with st.expander(t("cost.formulas"), expanded=True):
-    st.markdown(t("cost.formulas.dot"))
-    formula(r"S=\frac{QK^{\top}}{\sqrt{d_k}}:\quad 2n^2 d_k\;(+\,n^2 \exp),"
-            r"\qquad O=\operatorname{softmax}(S)\,V:\quad 2n^2 d_v")
-    st.markdown(t("cost.formulas.additive"))
-    formula(r"s_{ij}=v^{\top}\tanh\!\left(W_1 q_i + W_2 k_j\right),\quad "
-            r"W_1, W_2\in\mathbb{R}^{d_h\times d},\; v\in\mathbb{R}^{d_h}")
-    formula(tex("cost.tex.naive") + r":\; \underbrace{4\,n^2 d\, d_h}_{" + tex("cost.tex.per_pair")
-            + r"} + 3\,n^2 d_h \qquad " + tex("cost.tex.factored")
-            + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
-            + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
-    st.markdown(t("cost.formulas.memory"))
-    formula(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
-            + r" n^2\;(" + tex("cost.tex.dot") + ")")
-    st.caption(t("cost.formulas.note"))
+# A link that asks for the timing opens on its results: the model and the settings are folded, each
+# drawn only when opened (asked_work_settings).
+model, model_open = asked_work_settings("cost_model", "cost.formulas", asked="cost_run")
+if model_open:
+    with model:
+        st.markdown(t("cost.formulas.dot"))
+        formula(r"S=\frac{QK^{\top}}{\sqrt{d_k}}:\quad 2n^2 d_k\;(+\,n^2 \exp),"
+                r"\qquad O=\operatorname{softmax}(S)\,V:\quad 2n^2 d_v")
+        st.markdown(t("cost.formulas.additive"))
+        formula(r"s_{ij}=v^{\top}\tanh\!\left(W_1 q_i + W_2 k_j\right),\quad "
+                r"W_1, W_2\in\mathbb{R}^{d_h\times d},\; v\in\mathbb{R}^{d_h}")
+        formula(tex("cost.tex.naive") + r":\; \underbrace{4\,n^2 d\, d_h}_{" + tex("cost.tex.per_pair")
+                + r"} + 3\,n^2 d_h \qquad " + tex("cost.tex.factored")
+                + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
+                + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
+        st.markdown(t("cost.formulas.memory"))
+        formula(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
+                + r" n^2\;(" + tex("cost.tex.dot") + ")")
+        st.caption(t("cost.formulas.note"))
 
-st.subheader(t("cost.controls"))
-c1, c2, c3 = st.columns([3, 3, 3], gap="medium")
-n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", container=c1)
-d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", container=c2)
-dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", container=c3)
-c4, c5, c6 = st.columns([3, 3, 3], gap="medium")
-repeats = page_slider("cost_repeats", "cost.repeats.label", 2, 15, 3, container=c4)
-naive_ms = page_slider("cost_naive_ms", "cost.naive_ms.label", 10, 2000, 100, step=10,
-                       help_key="cost.naive_ms.help", container=c5)
-with c6:
-    st.write("")
-    torch_ref = page_toggle("cost_torch", "cost.torch.label", default=True)
+box, shown = asked_work_settings("cost_set", "cost.controls", asked="cost_run")
+with box:
+    c1, c2, c3 = st.columns([3, 3, 3], gap="medium") if shown else (None,) * 3
+    n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", container=c1, shown=shown)
+    d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", container=c2, shown=shown)
+    dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", container=c3, shown=shown)
+    c4, c5, c6 = st.columns([3, 3, 3], gap="medium") if shown else (None,) * 3
+    repeats = page_slider("cost_repeats", "cost.repeats.label", 2, 15, 3, container=c4, shown=shown)
+    naive_ms = page_slider("cost_naive_ms", "cost.naive_ms.label", 10, 2000, 100, step=10,
+                           help_key="cost.naive_ms.help", container=c5, shown=shown)
+    if shown:
+        c6.write("")
+    torch_ref = page_toggle("cost_torch", "cost.torch.label", default=True, container=c6, shown=shown)
 
 n_lo, n_hi = (int(v) for v in n_choice.split("-"))
 d_lo, d_hi = (int(v) for v in d_choice.split("-"))

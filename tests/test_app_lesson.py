@@ -166,7 +166,7 @@ def test_lesson_d_k_control_moves_the_shared_setting():
     at.select_slider(key="lesson_dk").set_value(512).run()
     assert at.session_state["_ase_last_settings"].dk == 512
     assert at.session_state["_ase_url"]["dk"] == "512"
-    assert at.number_input(key="dk").value == 512, "the sidebar shows the same d_k"
+    assert at.select_slider(key="dk_pow2").value == 512, "the sidebar shows the same d_k"
 
 
 def test_lock_link_hides_the_sidebar_and_says_so():

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import pytest
 from conftest import ROOT, run_page
 
 from pages.ui import controls
+from pages.ui.i18n import text_for
 
 
 def settings_of(at) -> controls.Settings:
@@ -88,7 +90,7 @@ def test_parsers_clamp_and_default():
 def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell_back(monkeypatch):
     """No GPU here: the backend and the kernel report are stood in for; what is tested is that a
     kernel file that failed its first-use check is named above the page, in both languages, and that
-    the sidebar lists the files in use."""
+    the sidebar lists the files in use (in its second section, open when the link names a backend)."""
     from core import gpu
 
     why = "softmax_stats.cu failed its first-use check on this device (2 of 3 comparisons …)"
@@ -97,7 +99,7 @@ def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell
     monkeypatch.setattr(gpu, "kernel_report",
                         lambda: {"checked": ["additive_scores.cu"], "failed": {"softmax_stats.cu": why}})
     for lang, words in (("en", "reference path"), ("zh", "参考实现")):
-        at = run_page("precision", {"lang": lang})  # a page that computes without the backend
+        at = run_page("precision", {"lang": lang, "backend": "cupy"})  # computes without the backend
         assert not at.exception
         notices = [w.value for w in at.warning]
         assert any("softmax_stats.cu" in w and words in w and why in w for w in notices), notices
@@ -110,3 +112,48 @@ def test_kernel_notices_only_concern_the_gpu_backend():
     assert controls.kernel_notices("numpy", report) == []
     assert controls.kernel_notices("cupy", {"checked": ["a.cu"], "failed": {}}) == []
     assert len(controls.kernel_notices("cupy", report)) == 1
+
+
+def test_the_sidebar_second_section_is_drawn_only_while_open():
+    """Exact d_k, trials, seed, backend and dtype sit in a section that draws its widgets only while
+    it is open (each widget costs a new tab browser time): closed on a default link, the sidebar holds
+    the language, d_k's power-of-two slider, n and the scales; the settings still hold their values."""
+    at = run_page("overview", {"lang": "en"})
+    assert not at.exception
+    assert at.session_state[controls.MORE_KEY] is False
+    assert text_for("common.advanced", "en") in [e.label for e in at.sidebar.expander]
+    assert not at.sidebar.number_input, "closed: no exact d_k, trials or seed drawn"
+    assert [w.key for w in at.sidebar.selectbox] == ["lang"], "closed: no backend or dtype drawn"
+    assert settings_of(at).trials == controls.DEFAULTS["trials"]
+    device = text_for("common.device", "en").split("{")[0]
+    assert any(c.value.startswith(device) for c in at.sidebar.caption), "the device stays in view"
+
+    at.session_state[controls.MORE_KEY] = True  # the user opens it (a rerun)
+    at.run()
+    assert {w.key for w in at.sidebar.number_input} == {"dk", "trials", "seed"}
+    assert {w.key for w in at.sidebar.selectbox} == {"lang", "backend", "dtype"}
+    at.number_input(key="seed").set_value(7).run()
+    at.number_input(key="dk").set_value(100).run()
+    assert (settings_of(at).seed, settings_of(at).dk) == (7, 100)
+
+    at.session_state[controls.MORE_KEY] = False  # closed again: the values stay, in the link too
+    at.run()
+    assert not at.sidebar.number_input
+    at.select_slider(key="dk_pow2")  # still there
+    at.slider(key="n").set_value(9).run()  # another control moves; the hidden values survive it
+    s = settings_of(at)
+    assert (s.seed, s.dk, s.n) == (7, 100, 9)
+    assert {"seed": "7", "dk": "100", "n": "9"}.items() <= at.session_state["_ase_url"].items()
+    notes = [c.value for c in at.sidebar.caption]
+    assert text_for("common.dk.exact_note", "en").format(dk=100) in notes, "says d_k is not the slider's"
+
+
+@pytest.mark.parametrize("query", [{"seed": "5"}, {"trials": "30"}, {"dtype": "float64"},
+                                   {"backend": "numpy"}, {"dk": "100"}])
+def test_a_link_that_sets_a_value_of_the_second_section_opens_it(query):
+    at = run_page("overview", {"lang": "zh", **query})
+    assert not at.exception
+    assert at.session_state[controls.MORE_KEY] is True
+    key, value = next(iter(query.items()))
+    widget = next(w for w in [*at.sidebar.number_input, *at.sidebar.selectbox] if w.key == key)
+    assert str(widget.value) == value

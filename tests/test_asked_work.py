@@ -72,7 +72,7 @@ def test_a_heavy_page_asks_first_then_runs_and_the_link_keeps_the_request(page, 
 
 def test_once_asked_a_session_runs_new_settings_at_once(calls):
     flag, _, name, small = HEAVY["training"]
-    at = run_page("training", {**small, "seed": "5151", flag: "1"}, timeout=240)
+    at = run_page("training", {**small, "seed": "5151", flag: "1", "train_set": "1"}, timeout=240)
     assert calls == [name] and at.main.get("vega_lite_chart")
     at.slider(key="train_steps").set_value(40).run()
     assert not at.exception

@@ -9,6 +9,7 @@ timings are the business of `python -m tools.page_timing`, not of a test.
 from __future__ import annotations
 
 import re
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, MY_PAGES, ROOT
@@ -168,6 +169,64 @@ def test_a_closed_section_opens_on_a_click_and_from_a_link(browser, server, name
     context, page = open_app(browser, f"{server}/{name}?lang=zh&{flag}=1", VIEWPORTS[device])
     assert page.locator(MAIN_CHARTS).count() == opened
     shot_and_check_width(context, page, f"{name}-{flag}-zh-{device}-full.png")
+
+
+ASKED_SMALL = {"training": "train_steps=20&train_n=8&train_dk16=0&train_dk256=0",
+               "cost": "cost_n=64-512&cost_d=8-64&cost_repeats=2&cost_naive_ms=10&cost_torch=0"}
+SETTINGS = {"training": ("train_set", "training.controls", 'input[type="checkbox"]'),
+            "cost": ("cost_set", "cost.controls", '[data-testid="stRadio"]')}
+
+
+@pytest.mark.parametrize(("name", "lang", "device"), [("training", "zh", "phone"), ("cost", "en", "phone"),
+                                                      ("cost", "zh", "desktop")])
+def test_a_link_that_asks_for_the_work_folds_its_settings_and_a_click_opens_them(browser, server, name,
+                                                                                lang, device):
+    """The results first: the settings of the asked-for work are one closed line (none of its
+    controls drawn); a click draws them, and the URL says so."""
+    flag = ASKED[name]
+    context, page = open_app(browser, f"{server}/{name}?lang={lang}&{ASKED_SMALL[name]}&{flag}",
+                             VIEWPORTS[device])
+    key, label, control = SETTINGS[name]
+    main = page.locator('[data-testid="stMain"]')
+    assert main.locator(control).count() == 0
+    page.locator('[data-testid="stExpander"] summary', has_text=text_for(label, lang)).click()
+    page.wait_for_url(re.compile(rf"[?&]{key}=1\b"), timeout=60_000)
+    main.locator(control).nth(2).wait_for(timeout=60_000)
+    wait_idle(page, timeout_ms=120_000)
+    assert_healthy(page)
+    assert parse_qs(urlsplit(page.url).query)[flag.split("=")[0]] == ["1"], "the results stay asked for"
+    shot_and_check_width(context, page, f"{name}-settings-open-{lang}-{device}-full.png")
+
+
+def test_the_sidebar_second_section_opens_keeps_and_closes(browser, server):
+    """Exact d_k, trials, seed, backend and dtype are drawn only while their section is open; a value
+    set there stays in the link, and in use, after the section is closed again."""
+    context, page = open_app(browser, f"{server}/variance?lang=en", VIEWPORTS["desktop"])
+    sidebar = page.locator('[data-testid="stSidebar"]')
+    inputs = sidebar.locator('[data-testid="stNumberInput"] input')
+    assert inputs.count() == 0
+    summary = sidebar.locator('[data-testid="stExpander"] summary',
+                              has_text=text_for("common.advanced", "en"))
+    summary.click()
+    inputs.nth(2).wait_for(timeout=60_000)
+    assert inputs.count() == 3  # exact d_k, trials, seed
+    seed = sidebar.get_by_label(text_for("common.seed.label", "en"))
+    seed.fill("7")
+    seed.press("Enter")
+    page.wait_for_url(re.compile(r"[?&]seed=7\b"), timeout=60_000)
+    wait_idle(page, timeout_ms=120_000)
+    summary.click()
+    page.wait_for_function("() => !document.querySelector('[data-testid=\"stSidebar\"] "
+                           "[data-testid=\"stNumberInput\"]')", timeout=60_000)
+    wait_idle(page, timeout_ms=120_000)
+    thumb = sidebar.locator('input[type="range"]').first  # another control moves: the seed stays
+    thumb.focus()
+    thumb.press("ArrowRight")
+    page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=60_000)
+    wait_idle(page, timeout_ms=120_000)
+    assert parse_qs(urlsplit(page.url).query).get("seed") == ["7"], page.url
+    assert_healthy(page)
+    context.close()
 
 
 @pytest.mark.parametrize("device", ["desktop", "phone"])

@@ -42,8 +42,12 @@ def query(page) -> dict[str, list[str]]:
 
 
 def press_plus_on_exact_dk(page) -> None:
-    """The "+" of the sidebar's exact d_k input (the first number input of the sidebar)."""
+    """The "+" of the sidebar's exact d_k input (the first number input of the sidebar), its section
+    opened first where it is closed (its widgets are drawn only while it is open)."""
     exact = page.locator('[data-testid="stSidebar"] [data-testid="stNumberInput"]').first
+    if not exact.count():
+        page.locator('[data-testid="stSidebar"] [data-testid="stExpander"] summary').first.click()
+        exact.wait_for(timeout=120_000)
     exact.locator("button").nth(1).click()
 
 
@@ -102,7 +106,7 @@ def test_the_browser_reconnects_after_a_server_restart(browser):
     try:
         context = browser.new_context(viewport=VIEWPORT, locale="en-US")
         page = context.new_page()
-        page.goto(f"{srv.url}/variance?lang=zh&dk=128")
+        page.goto(f"{srv.url}/variance?lang=zh&dk=128&trials=50")  # the section with exact d_k open
         wait_idle(page, timeout_ms=300_000)
         srv.stop()
         page.wait_for_selector('[data-testid="stApp"][data-test-connection-state="DISCONNECTED_FOREVER"], '

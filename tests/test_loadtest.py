@@ -51,7 +51,9 @@ def test_every_kind_of_widget_move_reaches_the_server():
         async def go() -> dict[str, int]:
             tab, rng, moved = BrowserTab(srv.url), random.Random(5), {}
             await tab.connect()
-            assert (await tab.open("/variance", 300)).status == "ok"
+            # a seed in the link opens the sidebar's second section (exact d_k, trials, seed: the
+            # number inputs), which draws its widgets only while open
+            assert (await tab.open("/variance?seed=1", 300)).status == "ok"
             for wid in sorted(tab.widgets):
                 w = tab.widgets.get(wid)
                 if w is None or key_of(wid) == "lang":

@@ -43,6 +43,11 @@ _URL = "_ase_url"          # {param: text} wanted in the URL at the end of this 
 _NOTICES = "_ase_notices"  # notices raised while reading the URL in this run
 _BOX = "_ase_notice_box"   # the container above the page that shows them
 _TRANSLATED = "_ase_translated"  # keys of widgets whose option labels are translated
+# The sidebar's second section (exact d_k, sampling, backend): its widgets are drawn only while it is
+# open (opening it reruns the page). Every widget costs a new tab about 0.03 s of the browser's time
+# on a 2-core machine, and these few are read rarely: closed, the sidebar holds four controls.
+MORE_KEY = "ase_more"
+MORE = ("trials", "seed", "backend", "dtype")  # with "dk", whose power-of-two slider stays in view
 
 
 @dataclass(frozen=True)
@@ -289,7 +294,8 @@ def render_sidebar() -> Settings:
     sb.subheader(t("common.sidebar.header"), help=t("common.sidebar.help"))
     st.session_state["dk_pow2"] = nearest_power_of_two(st.session_state["dk"])
     sb.select_slider(t("common.dk.pow2"), options=POWERS_OF_TWO, key="dk_pow2", on_change=_dk_from_pow2)
-    sb.number_input(t("common.dk.exact"), min_value=DK_RANGE[0], max_value=DK_RANGE[1], step=1, key="dk")
+    if st.session_state["dk"] != st.session_state["dk_pow2"]:  # an exact d_k set in the section below
+        sb.caption(t("common.dk.exact_note", dk=st.session_state["dk"]))
     sb.slider(t("common.n.label"), min_value=N_RANGE[0], max_value=N_RANGE[1], step=1, key="n")
     sb.multiselect(t("common.scales.label"), SCALE_OPTIONS, key="scales",
                    format_func=lambda s: text_for(f"common.scale.{s}", lang))
@@ -297,18 +303,30 @@ def render_sidebar() -> Settings:
     if "power" in chosen:
         sb.slider(t("common.power_a.label"), min_value=POWER_RANGE[0], max_value=POWER_RANGE[1],
                   step=0.05, key="power_a")
-    with sb.expander(t("common.advanced")):
-        st.number_input(t("common.trials.label"), min_value=TRIALS_RANGE[0], max_value=TRIALS_RANGE[1],
-                        step=10, key="trials")
-        st.number_input(t("common.seed.label"), min_value=SEED_RANGE[0], max_value=SEED_RANGE[1],
-                        step=1, key="seed")
-        st.selectbox(t("common.backend.label"), BACKENDS, key="backend",
-                     format_func=lambda b: text_for(f"common.backend.{b}", lang))
-        st.selectbox(t("common.dtype.label"), DTYPES, key="dtype")
-        backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
-        st.caption(t("common.device", device=device_text(backend)))
-        if backend == "cupy":
-            st.caption(kernel_status_text())
+    if MORE_KEY not in st.session_state:  # a link that sets one of its values opens the section
+        st.session_state[MORE_KEY] = any(_to_text(st.session_state[k]) != _to_text(d[k]) for k in MORE) \
+            or st.session_state["dk"] not in POWERS_OF_TWO
+    more = sb.expander(t("common.advanced"), key=MORE_KEY, on_change="rerun")
+    if st.session_state[MORE_KEY]:
+        with more:
+            st.number_input(t("common.dk.exact"), min_value=DK_RANGE[0], max_value=DK_RANGE[1], step=1,
+                            key="dk")
+            st.number_input(t("common.trials.label"), min_value=TRIALS_RANGE[0],
+                            max_value=TRIALS_RANGE[1], step=10, key="trials")
+            st.number_input(t("common.seed.label"), min_value=SEED_RANGE[0], max_value=SEED_RANGE[1],
+                            step=1, key="seed")
+            st.selectbox(t("common.backend.label"), BACKENDS, key="backend",
+                         format_func=lambda b: text_for(f"common.backend.{b}", lang))
+            st.selectbox(t("common.dtype.label"), DTYPES, key="dtype")
+            backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
+            if backend == "cupy":
+                st.caption(kernel_status_text())
+    else:
+        for key in ("dk", *MORE):  # not drawn this run: keep their values
+            _keep(key)
+        with sb:
+            backend = resolve_backend(st.session_state["backend"], st.session_state["dtype"])
+    sb.caption(t("common.device", device=device_text(backend)))  # in view, the section open or not
 
     if not chosen:
         sb.warning(t("common.scales.empty"))
@@ -436,8 +454,9 @@ def _check_page_key(key: str) -> None:
 
 def page_slider(key: str, label_key: str, min_value: float, max_value: float, default: float,
                 step: float | None = None, help_key: str | None = None, container: Any = None,
-                **fmt: Any) -> Any:
-    """A slider bound to `?key=`; ints when min, max and default are ints, else floats."""
+                shown: bool = True, **fmt: Any) -> Any:
+    """A slider bound to `?key=`; ints when min, max and default are ints, else floats. With
+    `shown` false (its section is closed) nothing is drawn and the value is kept (_keep)."""
     _check_page_key(key)
     is_int = all(isinstance(v, int) for v in (min_value, max_value, default)) and (
         step is None or isinstance(step, int))
@@ -445,9 +464,11 @@ def page_slider(key: str, label_key: str, min_value: float, max_value: float, de
         _seed(key, lambda raw: parse_int(raw, min_value, max_value, default))
     else:
         _seed(key, lambda raw: parse_float(raw, float(min_value), float(max_value), float(default)))
-    where = container or st
-    where.slider(t(label_key, **fmt), min_value=min_value, max_value=max_value, step=step, key=key,
-                 help=t(help_key) if help_key else None)
+    if shown:
+        (container or st).slider(t(label_key, **fmt), min_value=min_value, max_value=max_value, step=step,
+                                 key=key, help=t(help_key) if help_key else None)
+    else:
+        _keep(key)
     value = st.session_state[key]
     _want(key, value, default)
     return value
@@ -455,9 +476,11 @@ def page_slider(key: str, label_key: str, min_value: float, max_value: float, de
 
 def page_select(key: str, label_key: str, options: Sequence[str], default: str,
                 option_prefix: str | None = None, container: Any = None, horizontal: bool = True,
-                help_key: str | None = None, format_func: Callable[[str], str] | None = None) -> str:
+                help_key: str | None = None, format_func: Callable[[str], str] | None = None,
+                shown: bool = True) -> str:
     """A radio (horizontal) bound to `?key=`; option labels from t(f"{option_prefix}.{option}")
-    or from `format_func` (called now, in this run's language)."""
+    or from `format_func` (called now, in this run's language). With `shown` false nothing is
+    drawn and the value is kept (_keep)."""
     _check_page_key(key)
     options = list(options)
     if default not in options:
@@ -465,7 +488,18 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
     _seed(key, lambda raw: parse_choice(raw, options, default))
     if st.session_state[key] not in options:  # options depend on other settings
         st.session_state[key] = default
-    where = container or st
+    if shown:
+        _draw_radio(key, label_key, options, option_prefix, container or st, horizontal, help_key,
+                    format_func)
+    else:
+        _keep(key)
+    value = st.session_state[key]
+    _want(key, value, default)
+    return value
+
+
+def _draw_radio(key: str, label_key: str, options: list[str], option_prefix: str | None, where: Any,
+                horizontal: bool, help_key: str | None, format_func: Callable[[str], str] | None) -> None:
     lang = current_lang()
     if format_func is not None:
         labels = {o: format_func(o) for o in options}
@@ -478,9 +512,6 @@ def page_select(key: str, label_key: str, options: Sequence[str], default: str,
     fmt = labels.__getitem__  # precomputed: Streamlit may format outside this run
     where.radio(t(label_key), options, key=key, format_func=fmt, horizontal=horizontal,
                 help=t(help_key) if help_key else None)
-    value = st.session_state[key]
-    _want(key, value, default)
-    return value
 
 
 def _flag_widget(key: str, default: bool, draw: Callable[[], Any]) -> tuple[Any, bool]:
@@ -494,10 +525,11 @@ def _flag_widget(key: str, default: bool, draw: Callable[[], Any]) -> tuple[Any,
     return drawn, value
 
 
-def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None) -> bool:
-    """A toggle bound to `?key=1|0`."""
+def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None,
+                shown: bool = True) -> bool:
+    """A toggle bound to `?key=1|0`. With `shown` false nothing is drawn and the value is kept."""
     where = container or st
-    return _flag_widget(key, default, lambda: where.toggle(t(label_key), key=key))[1]
+    return _flag_widget(key, default, lambda: where.toggle(t(label_key), key=key) if shown else _keep(key))[1]
 
 
 def page_expander(key: str, label_key: str, default: bool = False, container: Any = None
@@ -506,6 +538,21 @@ def page_expander(key: str, label_key: str, default: bool = False, container: An
     page, so what a page draws inside only while it is open costs nothing while it is closed."""
     where = container or st
     return _flag_widget(key, default, lambda: where.expander(t(label_key), key=key, on_change="rerun"))
+
+
+def asked_work_settings(key: str, label_key: str, asked: str) -> tuple[Any, bool]:
+    """The settings of a page's asked-for work (run_when_asked's flag `asked`) in an expander bound
+    to `?key=1|0`: (its container, open). Open until the work is asked for; a link that asks for it
+    (`?train_run=1`) opens on the results, the settings folded under one line and drawn only when
+    opened (pass `shown=` the flag to the page's controls). Each control costs a new tab about 0.03 s
+    of the browser's time on a 2-core machine; the settings of a run stay in its link and caption."""
+    return page_expander(key, label_key, default=not page_value(asked, parse_flag, False))
+
+
+def _keep(key: str) -> None:
+    """A widget this run does not draw (its section is closed): keep its value. Streamlit forgets a
+    widget's value after a run that did not draw it, unless the script sets it."""
+    st.session_state[key] = st.session_state[key]
 
 
 def keep_page_value(key: str, default: Any) -> None:

@@ -28,7 +28,11 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "未选择缩放方式；显示 1/√d_k。",
     },
     "common.power_a.label": {"en": "Exponent a of c = d_k^−a", "zh": "c = d_k^−a 的指数 a"},
-    "common.advanced": {"en": "Sampling and backend", "zh": "采样与计算后端"},
+    "common.advanced": {"en": "Exact d_k, sampling and backend", "zh": "精确 d_k、采样与计算后端"},
+    "common.dk.exact_note": {
+        "en": "d_k = {dk} exactly (set below, under “Exact d_k, sampling and backend”).",
+        "zh": "d_k 精确为 {dk}（在下方“精确 d_k、采样与计算后端”中设置）。",
+    },
     "common.trials.label": {"en": "Trials (random draws)", "zh": "试验次数（随机抽样）"},
     "common.seed.label": {"en": "Random seed", "zh": "随机种子"},
     "common.backend.label": {"en": "Backend", "zh": "计算后端"},

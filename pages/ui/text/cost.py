@@ -48,7 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
     "cost.tex.additive": {"en": "additive", "zh": "加性"},
     "cost.tex.dot": {"en": "dot-product", "zh": "点积"},
     # controls
-    "cost.controls": {"en": "Sweep", "zh": "扫描设置"},
+    "cost.controls": {"en": "Sweep settings", "zh": "扫描设置"},
     "cost.n_range.label": {"en": "Number of tokens n (from – to)", "zh": "词元数 n（起 – 止）"},
     "cost.d_range.label": {"en": "Dimension d = d_k (from – to)", "zh": "维度 d = d_k（起 – 止）"},
     "cost.dh.label": {"en": "Additive hidden size d_h", "zh": "加性注意力隐藏维度 d_h"},

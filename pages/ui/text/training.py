@@ -24,7 +24,7 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "模型结构。损失位于值路径之后，因此推动 W_Q 和 W_K 的梯度必须经过 softmax 的雅可比矩阵 "
               "J = diag(p) − ppᵀ；一旦 p 饱和，它就趋于零。",
     },
-    "training.controls": {"en": "Training run", "zh": "训练设置"},
+    "training.controls": {"en": "Training settings", "zh": "训练设置"},
     "training.dks": {"en": "Key dimensions d_k", "zh": "键维度 d_k"},
     "training.dk_toggle.16": {"en": "d_k = 16", "zh": "d_k = 16"},
     "training.dk_toggle.64": {"en": "d_k = 64", "zh": "d_k = 64"},
