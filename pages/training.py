@@ -41,6 +41,9 @@ def metric_figure(rows: list[dict], metric: str, dks: list[int], scales: list[st
     """One training metric per step, one panel per d_k (a facet in the downloads), a line per scale,
     with the metric's reference level (ln n, chance accuracy) as a dashed rule."""
     df = with_scale_labels(rows)
+    # The charts carry only the columns they draw: the rows hold every quantity, and each column
+    # more is data the browser decodes for each of the four panels of a new tab.
+    drawn = df[["dk", "step", metric, "scale_label"]]
     title = t(f"training.metric.{metric}")
 
     def layers(domain: list[float] | None, legend: bool = True) -> list[alt.Chart]:
@@ -68,14 +71,14 @@ def metric_figure(rows: list[dict], metric: str, dks: list[int], scales: list[st
                 y=alt.datum(value), tooltip=alt.value(f"{label} = {fmt_num(value)}")))
         return out
 
-    chart = layered(*layers(None), data=df).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
+    chart = layered(*layers(None), data=drawn).properties(width=FACET_WIDTH, height=SMALL_HEIGHT - 40).facet(
         column=alt.Column("dk:O", title=None, sort=sorted(dks),
                           header=alt.Header(labelFontSize=13, labelExpr="'d_k = ' + datum.value"))
     ).properties(title=alt.TitleParams(title, anchor="start", fontSize=14))
     values = df[metric][df[metric] > 0] if metric in LOG_METRICS else df[metric]
     values = [float(v) for v in values.dropna()] + ([ref[0]] if ref is not None else [])
     domain = [min(values), max(values)] if values else None
-    panels = [layered(*layers(domain, legend=i == 0), data=df[df["dk"] == dk]).properties(
+    panels = [layered(*layers(domain, legend=i == 0), data=drawn[drawn["dk"] == dk]).properties(
         width=FACET_WIDTH, height=SMALL_HEIGHT - 40, title=f"d_k = {dk}") for i, dk in enumerate(sorted(dks))]
     return figure(chart, df[["dk", "scale", "c", "step", metric]], panels=panels)
 
