@@ -247,7 +247,8 @@ def _translated(*keys: str) -> None:
 
 
 def _relabel() -> None:
-    """The language changed: give every widget with translated option labels its value again.
+    """The language changed: give every widget with translated option labels its value again (and
+    every keyed expander its open state: its label is part of its identity, so it would close).
 
     The browser keeps a choice widget's value as the label it showed; without this it would go on
     sending the old language's labels, which the new run no longer knows, and the next rerun would
@@ -290,7 +291,7 @@ def render_sidebar() -> Settings:
     lang = current_lang()  # format functions may run outside this script run: bind the language now
     sb.selectbox(t("common.lang.label"), LANGS, key="lang", format_func=LANG_NAMES.__getitem__,
                  on_change=_relabel)
-    _translated("scales", "backend")
+    _translated("scales", "backend", MORE_KEY)
     sb.subheader(t("common.sidebar.header"), help=t("common.sidebar.help"))
     st.session_state["dk_pow2"] = nearest_power_of_two(st.session_state["dk"])
     sb.select_slider(t("common.dk.pow2"), options=POWERS_OF_TWO, key="dk_pow2", on_change=_dk_from_pow2)
@@ -537,6 +538,7 @@ def page_expander(key: str, label_key: str, default: bool = False, container: An
     """An expander bound to `?key=1|0`: (its container, open). Opening or closing it reruns the
     page, so what a page draws inside only while it is open costs nothing while it is closed."""
     where = container or st
+    _translated(key)  # its label is its identity: a new language would close it
     return _flag_widget(key, default, lambda: where.expander(t(label_key), key=key, on_change="rerun"))
 
 
