@@ -32,6 +32,15 @@ def key_of(widget_id: str) -> str:
     return widget_id.split("-", 2)[2]
 
 
+def double_dk(tab: BrowserTab) -> None:
+    """Move the sidebar's d_k slider (powers of two) one step to the right: d_k doubles."""
+    pow2 = next(w for w in tab.widgets.values() if key_of(w.id) == "dk_pow2")
+    values = pow2.state.string_array_value.data
+    now = int(values[0])
+    del values[:]
+    values.append(str(2 * now))
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (from /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -47,8 +56,7 @@ def test_many_deep_links_at_once_on_a_fresh_server():
             tab = BrowserTab(srv.url)  # an English browser: ?lang=zh stays in the URL
             await tab.connect()
             first = await tab.open(link, 600)
-            dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
-            dk.state.double_value = dk.state.double_value + 1
+            double_dk(tab)
             second = await tab.rerun(600)
             await tab.close()
             return link, tab, first, second
@@ -65,7 +73,7 @@ def test_many_deep_links_at_once_on_a_fresh_server():
         assert second.status == "ok" and not second.exceptions, (link, second)
         after = parse_qs(tab.query)
         assert tab.page_hash == tab.pages[path], link
-        assert after["dk"] == [str(int(wanted.get("dk", ["64"])[0]) + 1)], (link, tab.query)
+        assert after["dk"] == [str(2 * int(wanted.get("dk", ["64"])[0]))], (link, tab.query)
         for key in set(wanted) - {"dk"}:
             assert after[key] == wanted[key], (link, tab.query)
 
@@ -104,8 +112,7 @@ def test_a_link_to_a_named_page_takes_one_run_once_the_server_has_routed_a_page(
                 tab = BrowserTab(srv.url)
                 await tab.connect()
                 first = await tab.open(link, 600)
-                dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
-                dk.state.double_value = dk.state.double_value + 1
+                double_dk(tab)
                 second = await tab.rerun(600)
                 out[link] = (first, second, parse_qs(tab.query), tab)
                 await tab.close()
@@ -116,7 +123,7 @@ def test_a_link_to_a_named_page_takes_one_run_once_the_server_has_routed_a_page(
         assert first.status == "ok" and not first.exceptions and first.charts > 0, (link, first)
         assert second.status == "ok" and not second.exceptions and second.runs == 1, (link, second)
         wanted = parse_qs(link.partition("?")[2])
-        assert after["dk"] == [str(int(wanted.get("dk", ["64"])[0]) + 1)], (link, tab.query)
+        assert after["dk"] == [str(2 * int(wanted.get("dk", ["64"])[0]))], (link, tab.query)
         for key in set(wanted) - {"dk"}:
             assert after[key] == wanted[key], (link, tab.query)
     assert results["/variance?dk=128&lang=zh"][0].runs == 1
