@@ -26,6 +26,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import (
     asked_work_settings,
+    columns_when,
     device_text,
     page_select,
     page_slider,
@@ -229,11 +230,11 @@ if model_open:
 
 box, shown = asked_work_settings("cost_set", "cost.controls", asked="cost_run")
 with box:
-    c1, c2, c3 = st.columns([3, 3, 3], gap="medium") if shown else (None,) * 3
+    c1, c2, c3 = columns_when(shown, 3, gap="medium")
     n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", container=c1, shown=shown)
     d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", container=c2, shown=shown)
     dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", container=c3, shown=shown)
-    c4, c5, c6 = st.columns([3, 3, 3], gap="medium") if shown else (None,) * 3
+    c4, c5, c6 = columns_when(shown, 3, gap="medium")
     repeats = page_slider("cost_repeats", "cost.repeats.label", 2, 15, 3, container=c4, shown=shown)
     naive_ms = page_slider("cost_naive_ms", "cost.naive_ms.label", 10, 2000, 100, step=10,
                            help_key="cost.naive_ms.help", container=c5, shown=shown)

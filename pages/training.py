@@ -23,7 +23,14 @@ from pages.ui.charts import (
     what_to_notice,
     with_scale_labels,
 )
-from pages.ui.controls import asked_work_settings, page_select, page_slider, page_toggle, settings
+from pages.ui.controls import (
+    asked_work_settings,
+    columns_when,
+    page_select,
+    page_slider,
+    page_toggle,
+    settings,
+)
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
 
@@ -97,17 +104,17 @@ box, shown = asked_work_settings("train_set", "training.controls", asked="train_
 with box:
     if shown:
         st.markdown(f"**{t('training.dks')}**")
-    dk_cols = st.columns(len(DK_CHOICES)) if shown else [None] * len(DK_CHOICES)
+    dk_cols = columns_when(shown, len(DK_CHOICES))
     dks = [dk for dk, col in zip(DK_CHOICES, dk_cols, strict=True)
            if page_toggle(f"train_dk{dk}", f"training.dk_toggle.{dk}", default=True, container=col,
                           shown=shown)]
     if not dks:
         st.warning(t("training.no_dk"))
         dks = [DK_CHOICES[-1]]
-    left, right = st.columns(2, gap="large") if shown else (None, None)
+    left, right = columns_when(shown, 2, gap="large")
     steps = page_slider("train_steps", "training.steps", 20, 1000, 200, step=20, container=left, shown=shown)
     n = page_slider("train_n", "training.n", 4, 64, 16, step=1, container=right, shown=shown)
-    left, right = st.columns([1, 2], gap="large") if shown else (None, None)
+    left, right = columns_when(shown, [1, 2], gap="large")
     optimizer = page_select("train_opt", "training.optimizer", tr.OPTIMIZERS, "adam",
                             option_prefix="training.opt", container=left, shown=shown)
     lr_text = page_select("train_lr", "training.lr", LR_CHOICES, "auto", option_prefix="training.lr",

@@ -551,6 +551,14 @@ def asked_work_settings(key: str, label_key: str, asked: str) -> tuple[Any, bool
     return page_expander(key, label_key, default=not page_value(asked, parse_flag, False))
 
 
+def columns_when(shown: bool, spec: int | Sequence[float], **kwargs: Any) -> list[Any]:
+    """st.columns(spec, **kwargs) for a section's controls while it is shown; else as many Nones
+    (nothing drawn: the controls take `shown=False` and draw nothing either)."""
+    if shown:
+        return list(st.columns(spec, **kwargs))
+    return [None] * (spec if isinstance(spec, int) else len(spec))
+
+
 def _keep(key: str) -> None:
     """A widget this run does not draw (its section is closed): keep its value. Streamlit forgets a
     widget's value after a run that did not draw it, unless the script sets it."""
@@ -563,9 +571,8 @@ def keep_page_value(key: str, default: Any) -> None:
     Streamlit forgets a widget's value after a run that did not draw it, unless the script sets it."""
     _check_page_key(key)
     if key in st.session_state:
-        value = st.session_state[key]
-        st.session_state[key] = value
-        _want(key, value, default)
+        _keep(key)
+        _want(key, st.session_state[key], default)
     elif (raw := st.query_params.get(key)) is not None:
         _want(key, raw, default)  # checked when its section is shown
 
