@@ -9,10 +9,8 @@ Results are dicts of plain lists / floats (cheap to cache and to turn into a Dat
 
 from __future__ import annotations
 
-import contextlib
 import math
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -392,40 +390,6 @@ def autograd_check(dk: int, n: int, scale: str, seed: int = 0, dist: str = "norm
 
 # ---------------------------------------------------------------- precision
 
-_TORCH_LOCK = threading.Lock()
-_torch_one = {"users": 0, "saved": 1}
-
-
-@contextlib.contextmanager
-def _torch_single_threaded() -> Iterator[None]:
-    """torch's intra-op pool at one thread while the body runs, then as it was.
-
-    The precision sweep is hundreds of tiny torch ops between numpy products: on a loaded CPU
-    (the browser drawing the page on the same cores) a second OpenMP thread spin-waits against
-    OpenBLAS's and the sweep takes 3-10x longer. Each op is row-wise or exact (max, isfinite,
-    counts of rows), so one thread gives the same numbers. Concurrent callers share one
-    save/restore, so overlapping sessions cannot leave the process at one thread. Where torch
-    already runs one thread (the app's server sets it once for all sessions) nothing is changed.
-    """
-    import torch
-
-    if torch.get_num_threads() == 1:
-        yield
-        return
-    with _TORCH_LOCK:
-        if _torch_one["users"] == 0:
-            _torch_one["saved"] = torch.get_num_threads()
-        _torch_one["users"] += 1
-        torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        with _TORCH_LOCK:
-            _torch_one["users"] -= 1
-            if _torch_one["users"] == 0:
-                torch.set_num_threads(_torch_one["saved"])
-
-
 def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: int, seed: int = 0,
                    progress: Progress = None) -> dict[str, Any]:
     """core.experiments.precision over the d_k sweep, plus where each scale's largest logit passes
@@ -434,9 +398,8 @@ def precision_view(dks: Sequence[int], n: int, scales: Sequence[str], trials: in
     planned = planned_dks(dks)
     used = precision_trials(trials, n, planned, len(ok))
     queries = precision_queries(n, planned, len(ok))
-    with _torch_single_threaded():
-        rows = _grouped(ex.precision, dks, ok, progress, per_dk=True, n=n, trials=used, seed=seed,
-                        queries=None if queries == n else queries)
+    rows = _grouped(ex.precision, dks, ok, progress, per_dk=True, n=n, trials=used, seed=seed,
+                    queries=None if queries == n else queries)
     crossings = []
     for s in ok:
         fp16 = [r for r in rows if r["scale"] == s and r["dtype"] == "float16"]

@@ -155,51 +155,10 @@ def test_interactive_budget_reduces_trials_for_huge_settings():
     assert figure_budget.saturation_trials(100, 8, figure_budget.DK_GRID, 2) == 100
 
 
-def test_precision_view_equals_core_and_restores_torch_threads():
-    """The view runs torch on one intra-op thread (fast on a busy CPU): same numbers as core on the
-    default thread count, and the process's thread count is as it was afterwards."""
-    import torch
-
-    before = torch.get_num_threads()
+def test_precision_view_equals_core():
+    """The view's rows are core's rows for the trials it reports (the sweep is NumPy's: the page
+    needs no torch)."""
     dks, scales = [2, 64, 1024], ["none", "sqrt"]
     v = views.precision_view(dks, 256, scales, trials=4, seed=3)
-    assert torch.get_num_threads() == before
     direct = ex.precision(dks, n=256, scales=scales, trials=v["trials"], seed=3)["rows"]
     assert repr(v["rows"]) == repr(direct)  # repr: NaN compares equal to NaN
-
-
-def test_torch_single_threaded_changes_nothing_where_torch_already_runs_one_thread():
-    import torch
-
-    before = torch.get_num_threads()
-    try:
-        torch.set_num_threads(1)  # as the app's server sets it, once for all sessions
-        with views._torch_single_threaded():
-            assert views._torch_one["users"] == 0 and torch.get_num_threads() == 1
-        assert torch.get_num_threads() == 1
-    finally:
-        torch.set_num_threads(before)
-
-
-def test_torch_single_threaded_nests_across_threads_and_restores():
-    import threading
-
-    import torch
-
-    before = torch.get_num_threads()
-    inside, gate = [], threading.Barrier(2)
-
-    def worker():
-        with views._torch_single_threaded():
-            inside.append(torch.get_num_threads())
-            gate.wait()  # both threads are inside at the same time
-        gate.wait()
-
-    threads = [threading.Thread(target=worker) for _ in range(2)]
-    for th in threads:
-        th.start()
-    for th in threads:
-        th.join()
-    assert inside == [1, 1]
-    assert torch.get_num_threads() == before
-    assert views._torch_one["users"] == 0

@@ -36,7 +36,6 @@ TORCH_QUIET_S = 1.5  # without such a request, torch waits until no script has r
 # compute) and the other pages' default views (each must work).
 TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
     ("gradients", "", ""),
-    ("precision", "", ""),
     ("q-vs-k", "qk_grad", "1"),
     ("beyond", "beyond_part", "init"),
     ("cost", "cost_run", "1"),

@@ -30,9 +30,10 @@ TEXT: dict[str, dict[str, str]] = {
     "precision.method.naive": {"en": "naive exp(s)/Σexp(s)", "zh": "朴素 exp(s)/Σexp(s)"},
     "precision.method.stable": {"en": "stable (max subtracted)", "zh": "稳定（先减最大值）"},
     "precision.nan.caption": {
-        "en": "One panel per dtype. bfloat16 and float32 share float32's exponent range (max ≈ 3.4·10³⁸), so their naive softmax overflows only past ln(max) ≈ 88.7; bfloat16 pays instead in resolution: {bf16_res} near the largest logit at d_k = {dk}.",
+        "en": "One panel per dtype. bfloat16 and float32 share float32's exponent range (max ≈ 3.4·10³⁸), so their naive softmax overflows only past ln(max) ≈ 88.7; bfloat16 pays instead in resolution: {bf16_res} near the largest logit at d_k = {dk}. Each step (the rounding of the logits, exp, the row sum, the division) is rounded to the dtype, as PyTorch computes in float16 and bfloat16.",
         "zh": "每个面板对应一种数据类型。bfloat16 与 float32 的指数范围相同（最大约 3.4·10³⁸），朴素 softmax 要到 ln(max) ≈ 88.7 才溢出；"
-              "bfloat16 付出的代价是分辨率：d_k = {dk} 时最大 logit 附近的间隔为 {bf16_res}。",
+              "bfloat16 付出的代价是分辨率：d_k = {dk} 时最大 logit 附近的间隔为 {bf16_res}。"
+              "每一步（logit 的取整、exp、行求和、除法）都舍入到该数据类型，与 PyTorch 在 float16、bfloat16 中的计算方式相同。",
     },
     "precision.cross.title": {"en": "Where each scale crosses the fp16 limits (float16, this sweep)", "zh": "各缩放方式越过 fp16 界限的位置（float16，本次扫描）"},
     "precision.cross.scale": {"en": "scale", "zh": "缩放"},
