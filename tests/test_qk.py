@@ -43,6 +43,33 @@ def test_tying_stats_against_theory():
     assert untied["asymmetry_mean"] > 1.0
 
 
+def test_q_and_k_through_the_gram_matrix_have_the_distribution_of_x_times_w(monkeypatch):
+    """Where d_model ≥ 2n, Q and K are drawn as L·Z with L Lᵀ = X Xᵀ/d_model instead of X·W: the same
+    distribution given X, so the same statistics as drawing W_Q and W_K (within their noise)."""
+    assert qk._through_gram(8, 64) and not qk._through_gram(8, 15)
+    Q, K = qk._projected(np.random.default_rng(0), 3, 8, 32, 64, tie=True)
+    assert Q.shape == (3, 8, 32) and K is Q
+
+    def moments(through_gram: bool, seed: int) -> np.ndarray:
+        with monkeypatch.context() as m:
+            m.setattr(qk, "_through_gram", lambda n, d_model: through_gram)
+            Q, K = qk._projected(np.random.default_rng(seed), 4000, 4, 16, 32, tie=False)
+        # unit variance; then E(k₀·k₁)² and E(q₀·k₀)², how the rows are tied together through X
+        return np.array([(Q ** 2).mean(), (K ** 2).mean(), ((K[:, 0] * K[:, 1]).sum(-1) ** 2).mean() / 16,
+                         ((Q[:, 0] * K[:, 0]).sum(-1) ** 2).mean() / 16])
+
+    assert moments(True, 1) == pytest.approx(moments(False, 2), rel=0.06)
+    gram = qk.tying_stats(n=8, d_k=64, d_model=64, trials=2000, seed=11)
+    monkeypatch.setattr(qk, "_through_gram", lambda n, d_model: False)
+    weights = qk.tying_stats(n=8, d_k=64, d_model=64, trials=2000, seed=12)
+    for a, b in zip(gram["rows"], weights["rows"], strict=True):
+        se = math.hypot(a["diag_weight_se"], b["diag_weight_se"])
+        assert abs(a["diag_weight_mean"] - b["diag_weight_mean"]) < 5 * se + 1e-12
+        assert a["diag_score_mean"] == pytest.approx(b["diag_score_mean"], rel=0.03, abs=0.05)
+        assert a["asymmetry_mean"] == pytest.approx(b["asymmetry_mean"], rel=0.03, abs=1e-12)
+        assert a["argmax_diag_fraction"] == pytest.approx(b["argmax_diag_fraction"], abs=0.02)
+
+
 def test_autograd_matches_the_closed_form():
     rng = np.random.default_rng(3)
     Q, K, V, G = (rng.standard_normal((2, 5, 8)) for _ in range(4))

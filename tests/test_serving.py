@@ -27,7 +27,8 @@ def test_each_view_that_needs_torch_is_recognised_by_its_link_alone(view):
     ("/", ""), ("/overview", "lang=zh"), ("/saturation", "dk=512"), ("/q-vs-k", ""),
     ("/q-vs-k", "qk_grad=0"), ("/beyond", "beyond_part=corr"), ("/cost", ""), ("/training", "lang=zh"),
     ("/static/js/index.js", ""), ("/_stcore/health", ""), ("/_stcore/stream", ""),
-    ("/precision", ""), ("/precision", "lang=zh&dk=4096"), ("/gradientsx", ""), ("/overview", "page=gradients"),
+    ("/precision", ""), ("/precision", "lang=zh&dk=4096"), ("/gradientsx", ""),
+    ("/overview", "page=gradients"),
 ])
 def test_the_other_requests_do_not_ask_for_torch(path, query):
     assert not opens_with_torch(path, query)
