@@ -109,8 +109,9 @@ def tying_stats(n: int = 16, d_k: int = 64, d_model: int = 64, trials: int = 200
     """Over `trials` draws, untied vs tied (W_K = W_Q): mean diagonal weight A_ii (± se), how often
     a query attends most to itself, and the asymmetry of S. Theory for tied: S_ii ≈ c·d_k.
 
-    Each draw has its own W_Q, W_K (d_model × d_k), so the trials are taken in chunks of at most
-    core.budget.CHUNK_BYTES (tying_bytes_per_trial): memory stays bounded whatever `trials`.
+    Each draw has its own X and W_Q, W_K (d_model × d_k; through X's Gram matrix where d_model ≥ 2n,
+    `_projected`), so the trials are taken in chunks of at most core.budget.CHUNK_BYTES
+    (tying_bytes_per_trial): memory stays bounded whatever `trials`.
     """
     n, d_k, d_model = _check(n, d_k, d_model)
     trials = ex.check_trials(trials)
