@@ -463,6 +463,30 @@ def test_a_quiet_server_drops_what_nobody_used_then_collects_once_per_quiet_spel
     assert not janitor.step() and dropped == [45]          # once per quiet spell, not every step
 
 
+def test_a_result_that_was_slow_to_compute_outlives_the_idle_eviction():
+    """A live timing or a training run (seconds to compute, kilobytes to keep) stays for
+    keep_slow_s unused, so a class opening the teacher's link later does not wait for it again."""
+    from pages.ui.shared_work import ResultStore
+
+    def timing(flight):
+        time.sleep(0.06)
+        return "timing", {}
+
+    store = ResultStore(slow_s=0.05, keep_slow_s=0.3)
+    slow, fast = ("slow", ()), ("fast", ())
+    store.get_or_compute(slow, timing, lambda flight: None)
+    store.get_or_compute(fast, lambda flight: ("sweep", {}), lambda flight: None)
+    time.sleep(0.05)
+    assert store.drop_unused(0.04) == 1 and store.has(slow) and not store.has(fast)
+    time.sleep(0.3)
+    assert store.drop_unused(0.04) == 1 and store.stats() == (0, 0)
+    store.get_or_compute(slow, timing, lambda flight: None)
+    store.clear()
+    store.get_or_compute(slow, lambda flight: ("quick this time", {}), lambda flight: None)
+    time.sleep(0.05)
+    assert store.drop_unused(0.04) == 1  # slow no more: its old mark went with clear()
+
+
 def test_a_figure_asked_for_by_many_sessions_at_once_is_built_once():
     from pages.ui.charts import FigureCache
 

@@ -41,6 +41,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import math
 import os
 import pickle
 import sys
@@ -51,7 +52,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.memo import drop_idle, frozen
+from core.memo import frozen
 
 RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickled size)
 RESULT_ENTRIES = 1024
@@ -72,7 +73,9 @@ _M_TRIM_THRESHOLD, _M_MMAP_THRESHOLD, _M_ARENA_MAX = -1, -3, -8
 QUIET_S = 5.0               # the janitor waits until no script has run for this long …
 CLEAN_EVERY_S = 10.0        # … cleans at most this often …
 LINGER_S = 120.0            # … and stops this long after the last run
-EVICT_AFTER_S = 45.0        # once that quiet, cached results and charts unused this long are dropped
+EVICT_AFTER_S = 45.0        # once that quiet, cached results and charts unused this long are dropped …
+SLOW_RESULT_S = 1.0         # … but a result that took this long to compute (a live timing, a training)
+KEEP_SLOW_S = 900.0         # is kept this long unused: a class comes back to the teacher's link later
 
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
@@ -98,13 +101,18 @@ class ResultStore:
 
     A value is stored pickled: its size is known exactly, and every caller gets its own copy, so no
     session can change another's result. A value larger than the whole budget is returned, not kept.
+    A value that took at least `slow_s` to compute outlives `drop_unused`'s idle time: it is dropped
+    once unused for `keep_slow_s` (or pushed out by the budget, as any other).
     """
 
-    def __init__(self, max_bytes: int = RESULT_BYTES, max_entries: int = RESULT_ENTRIES) -> None:
+    def __init__(self, max_bytes: int = RESULT_BYTES, max_entries: int = RESULT_ENTRIES,
+                 slow_s: float = SLOW_RESULT_S, keep_slow_s: float = KEEP_SLOW_S) -> None:
         self.max_bytes, self.max_entries = max_bytes, max_entries
+        self.slow_s, self.keep_slow_s = slow_s, keep_slow_s
         self._lock = threading.Lock()
         self._entries: OrderedDict[Key, tuple[bytes, dict[str, Any]]] = OrderedDict()
         self._used: dict[Key, float] = {}  # last use (time.monotonic) of each entry
+        self._slow: set[Key] = set()  # the entries that took at least slow_s to compute
         self._bytes = 0
         self._flights: dict[Key, Flight] = {}
         self.computed = 0  # computations started, for tests and the load figures
@@ -118,14 +126,28 @@ class ResultStore:
         with self._lock:
             self._entries.clear()
             self._used.clear()
+            self._slow.clear()
             self._bytes = 0
 
     def drop_unused(self, idle_s: float) -> int:
-        """Drop the entries nobody has used for `idle_s` seconds; how many were dropped."""
+        """Drop the entries nobody has used for `idle_s` seconds (for `keep_slow_s`, at least, those
+        that were slow to compute); how many were dropped."""
         with self._lock:
-            dropped, freed = drop_idle(self._entries, self._used, idle_s, lambda entry: len(entry[0]))
-            self._bytes -= freed
+            now, dropped = time.monotonic(), 0
+            for key in list(self._entries):
+                limit = max(idle_s, self.keep_slow_s) if key in self._slow else idle_s
+                if now - self._used.get(key, -math.inf) < limit:
+                    continue
+                self._forget(key)
+                dropped += 1
         return dropped
+
+    def _forget(self, key: Key) -> None:
+        """Drop one entry; the caller holds the lock."""
+        data, _ = self._entries.pop(key)
+        self._used.pop(key, None)
+        self._slow.discard(key)
+        self._bytes -= len(data)
 
     def has(self, key: Key) -> bool:
         """Whether `key` is stored now (nothing unpickled, its last use untouched)."""
@@ -179,10 +201,12 @@ class ResultStore:
     def _run(self, key: Key, flight: Flight, compute: Callable[[Flight], tuple[Any, dict[str, Any]]]
              ) -> tuple[Any, dict[str, Any]]:
         try:
+            start = time.monotonic()
             value, meta = compute(flight)
+            slow = time.monotonic() - start >= self.slow_s
             data = pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
             flight.data, flight.meta = data, dict(meta)
-            self._keep(key, data, flight.meta)
+            self._keep(key, data, flight.meta, slow)
             return value, dict(meta)
         except Exception as exc:
             flight.error = exc
@@ -192,20 +216,19 @@ class ResultStore:
                 self._flights.pop(key, None)
             flight.done.set()
 
-    def _keep(self, key: Key, data: bytes, meta: dict[str, Any]) -> None:
+    def _keep(self, key: Key, data: bytes, meta: dict[str, Any], slow: bool = False) -> None:
         if len(data) > self.max_bytes:
             return
         with self._lock:
-            old = self._entries.pop(key, None)
-            if old is not None:
-                self._bytes -= len(old[0])
+            if key in self._entries:
+                self._forget(key)
             self._entries[key] = (data, meta)
             self._used[key] = time.monotonic()
             self._bytes += len(data)
+            if slow:
+                self._slow.add(key)
             while self._bytes > self.max_bytes or len(self._entries) > self.max_entries:
-                old_key, (dropped, _) = self._entries.popitem(last=False)
-                self._used.pop(old_key, None)
-                self._bytes -= len(dropped)
+                self._forget(next(iter(self._entries)))
 
 
 class HeavyGate:
