@@ -73,12 +73,18 @@ def first_render(browser: Any, url: str, viewport: str, timeout_ms: float, chart
 
 def reruns(page: Any, repeats: int, timeout_ms: float) -> tuple[float | None, list[float]]:
     """(first move to d_k = 128, cached moves): seconds per rerun; (None, []) without the control."""
+    from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
     page.wait_for_selector(IDLE, timeout=timeout_ms)
     page.evaluate(RERUN_PROBE_JS)
     open_sidebar(page)
     thumb = page.locator(DK_THUMB).first
-    if not thumb.count():
+    try:  # a page without charts is "rendered" (title, script done) a moment before the sidebar's
+        # sliders are mounted and take keys: a press then was lost, and no rerun ever came
+        thumb.wait_for(state="visible", timeout=10_000)
+    except PlaywrightTimeout:
         return None, []
+    page.wait_for_timeout(500)
     thumb.focus()
     first = measure_rerun(page, lambda: thumb.press("ArrowRight"), timeout_ms=timeout_ms)
     cached = []
