@@ -14,7 +14,7 @@ DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
 N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
 # Estimated seconds (core.budget's throughput model) one interactive figure may spend.
 APP_BUDGET_S = 0.4
-PRECISION_BUDGET_S = APP_BUDGET_S / 2  # three dtypes, each a pass in torch on one thread
+PRECISION_BUDGET_S = APP_BUDGET_S / 2  # three dtypes, each a dozen elementwise NumPy passes
 PRECISION_MIN_QUERIES = 16
 # The variance sweep with normal components costs two draws a sample whatever d_k
 # (core.sampling.dot_products): a quarter of the budget buys more samples than the whole budget
