@@ -17,21 +17,25 @@ import copy
 import threading
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Container, Hashable
 from typing import Any
 
 MEMO_ENTRIES = 256
 
 
 def drop_idle(entries: OrderedDict[Any, Any], used: dict[Any, float], idle_s: float,
-              size: Callable[[Any], int]) -> tuple[int, int]:
+              size: Callable[[Any], int], longer: Container[Any] = (), longer_s: float = 0.0
+              ) -> tuple[int, int]:
     """From an LRU-ordered cache and its last-use times (time.monotonic), drop the entries unused
-    for `idle_s` seconds; (how many, their total `size`). The caller holds the cache's lock."""
-    cutoff, dropped, freed = time.monotonic() - idle_s, 0, 0
-    while entries:
-        key = next(iter(entries))  # least recently used first
-        if used.get(key, -float("inf")) > cutoff:
-            break
+    for `idle_s` seconds, those in `longer` only once unused for max(idle_s, longer_s); (how many,
+    their total `size`). The caller holds the cache's lock."""
+    now, dropped, freed = time.monotonic(), 0, 0
+    for key in list(entries):  # least recently used first
+        age = now - used.get(key, -float("inf"))
+        if key in longer and age < longer_s:
+            continue
+        if age < idle_s:
+            break  # every later entry was used more recently still
         freed += size(entries.pop(key))
         used.pop(key, None)
         dropped += 1

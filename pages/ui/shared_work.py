@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import contextlib
 import gc
-import math
 import os
 import pickle
 import sys
@@ -52,7 +51,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.memo import frozen
+from core.memo import drop_idle, frozen
 
 RESULT_BYTES = 64 * 2**20   # every stored result, all sessions together (pickled size)
 RESULT_ENTRIES = 1024
@@ -133,13 +132,10 @@ class ResultStore:
         """Drop the entries nobody has used for `idle_s` seconds (for `keep_slow_s`, at least, those
         that were slow to compute); how many were dropped."""
         with self._lock:
-            now, dropped = time.monotonic(), 0
-            for key in list(self._entries):
-                limit = max(idle_s, self.keep_slow_s) if key in self._slow else idle_s
-                if now - self._used.get(key, -math.inf) < limit:
-                    continue
-                self._forget(key)
-                dropped += 1
+            dropped, freed = drop_idle(self._entries, self._used, idle_s, lambda entry: len(entry[0]),
+                                       longer=self._slow, longer_s=self.keep_slow_s)
+            self._bytes -= freed
+            self._slow &= self._entries.keys()
         return dropped
 
     def _forget(self, key: Key) -> None:
