@@ -175,6 +175,10 @@ def test_a_long_title_goes_onto_two_lines_on_a_narrow_plot_only():
     (short,) = figure(base.properties(title="Largest |logit| vs d_k"), df).views
     assert short["title"] == "Largest |logit| vs d_k"
     assert json.loads(export_spec(figure(base.properties(title=long), df)))["title"] == long
+    # 250 px of Chinese: cut off inside an expander on a phone (q-vs-k's gradient section) before
+    zh = "一次抽样的各行范数，平方根：c = 1/√d_k"
+    (view,) = figure(base.properties(title=alt.TitleParams(zh, anchor="start")), df).views
+    assert '["一次抽样的各行范数，", "平方根：c = 1/√d_k"]' in view["title"]["text"]["expr"]
 
 
 def test_dataset_names_do_not_depend_on_the_data():

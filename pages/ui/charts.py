@@ -260,6 +260,9 @@ def _vega_lite(chart: Any) -> tuple[dict[str, Any], dict[str, tuple[pd.DataFrame
 
 
 NARROW_PLOT = 360  # px: below this plot width, legends under or over a chart list their entries in one column
+# px: the narrowest plot the app draws: a 360-px phone, a chart inside an expander, its y axis beside
+# it. A title narrower than this never needs a second line.
+NARROWEST_PLOT = 200
 # Vega's own default legend layout, and the same with legends under (or over) the plot stacked
 # instead of side by side — two legends in a row are too wide for a phone.
 _LEGEND_LAYOUT = ("{offset: 18, direction: 'horizontal', left: {direction: 'vertical'}, "
@@ -291,8 +294,9 @@ def _narrow_legends(node: Any, seen: set[str] | None = None) -> set[str]:
 
 
 def _text_width(text: str, size: float = 13) -> float:
-    """Rough rendered width of `text` in px: CJK characters are square, Latin ones about half."""
-    return sum(size if ord(ch) > 0x2E80 else 0.55 * size for ch in text)
+    """Rough rendered width of `text` in px: Latin characters about half the size, CJK ones a little
+    wider than it (the chart titles' bold CJK fallback font: 14.3 px a character at size 13)."""
+    return sum(1.15 * size if ord(ch) > 0x2E80 else 0.55 * size for ch in text)
 
 
 def _split_title(text: str) -> list[str]:
@@ -319,7 +323,7 @@ def _wrap_title(spec: dict[str, Any]) -> None:
         return
     size = params.get("fontSize", 13)
     need = _text_width(text, size if isinstance(size, (int, float)) else 13)
-    if need < NARROW_PLOT - 40:
+    if need < NARROWEST_PLOT:
         return
     lines, whole = json.dumps(_split_title(text), ensure_ascii=False), json.dumps(text, ensure_ascii=False)
     spec["title"] = {**params, "text": {"expr": f"width < {round(need)} ? {lines} : {whole}"}}
