@@ -176,7 +176,7 @@ def test_lock_link_hides_the_sidebar_and_says_so():
     assert any(text_for("lesson.locked", "en") in m.value for m in at.markdown)
     assert at.session_state["_ase_url"]["lock"] == "1", "the lock stays in the link"
     widgets = [*at.main.select_slider, *at.main.slider, *at.main.radio, *at.main.selectbox,
-               *at.main.multiselect, *at.main.number_input, *at.main.toggle]
+               *at.main.multiselect, *at.main.button_group, *at.main.number_input, *at.main.toggle]
     keys = sorted(str(w.key) for w in widgets)
     assert keys == sorted(["lesson_dk", guess_radio(at).key]), f"step control and guess only: {keys}"
 

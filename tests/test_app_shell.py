@@ -67,7 +67,7 @@ def test_moving_the_power_of_two_slider_sets_dk():
 
 def test_no_scale_selected_falls_back_to_sqrt_with_a_notice():
     at = run_page("overview")
-    at.multiselect(key="scales").set_value([]).run()
+    at.pills(key="scales").set_value([]).run()
     assert not at.exception
     assert settings_of(at).scales == ["sqrt"]
     assert at.sidebar.warning
@@ -123,7 +123,7 @@ def test_the_sidebar_second_section_is_drawn_only_while_open():
     assert at.session_state[controls.MORE_KEY] is False
     assert text_for("common.advanced", "en") in [e.label for e in at.sidebar.expander]
     assert not at.sidebar.number_input, "closed: no exact d_k, trials or seed drawn"
-    assert [w.key for w in at.sidebar.selectbox] == ["lang"], "closed: no backend or dtype drawn"
+    assert not at.sidebar.selectbox, "closed: no backend or dtype drawn"
     assert settings_of(at).trials == controls.DEFAULTS["trials"]
     device = text_for("common.device", "en").split("{")[0]
     assert any(c.value.startswith(device) for c in at.sidebar.caption), "the device stays in view"
@@ -131,7 +131,7 @@ def test_the_sidebar_second_section_is_drawn_only_while_open():
     at.session_state[controls.MORE_KEY] = True  # the user opens it (a rerun)
     at.run()
     assert {w.key for w in at.sidebar.number_input} == {"dk", "trials", "seed"}
-    assert {w.key for w in at.sidebar.selectbox} == {"lang", "backend", "dtype"}
+    assert {w.key for w in at.sidebar.selectbox} == {"backend", "dtype"}
     at.number_input(key="seed").set_value(7).run()
     at.number_input(key="dk").set_value(100).run()
     assert (settings_of(at).seed, settings_of(at).dk) == (7, 100)
@@ -167,7 +167,7 @@ def test_a_language_switch_keeps_an_open_section_open(page, query, key):
     open one (the sidebar's second section, q-vs-k's autograd section, saturation's "More")."""
     at = run_page(page, {"lang": "en", **query})
     assert at.session_state[key] is True
-    at.selectbox(key="lang").set_value("zh").run()
+    at.segmented_control(key="lang").set_value("zh").run()
     assert not at.exception
     assert at.session_state[key] is True
     at.run()

@@ -16,7 +16,7 @@ from pages.ui.i18n import LANG_NAMES, text_for
 from tools.loadtest.__main__ import UsageError, loopback_url, main
 from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, run_phase, session_seed
 from tools.loadtest.memory import pid_listening_on
-from tools.loadtest.protocol import BrowserTab
+from tools.loadtest.protocol import BrowserTab, option_texts
 from tools.loadtest.report import percentile, summarise
 
 
@@ -46,7 +46,7 @@ def test_three_sessions_for_ten_seconds_run_clean_and_get_their_charts(server):
 def test_every_kind_of_widget_move_reaches_the_server():
     """Every control is bound to the URL: a value the server understood shows in the query string.
     Covers each widget kind the app uses: select_slider, slider, number_input, selectbox,
-    multiselect and radio (sidebar and page)."""
+    pills and radio (sidebar and page)."""
     with StreamlitServer(log_name="loadtest-widgets.log") as srv:
         async def go() -> dict[str, int]:
             tab, rng, moved = BrowserTab(srv.url), random.Random(5), {}
@@ -72,7 +72,7 @@ def test_every_kind_of_widget_move_reaches_the_server():
             return moved
 
         moved = asyncio.run(go())
-    assert {"slider", "number_input", "selectbox", "multiselect", "radio"} <= set(moved), moved
+    assert {"slider", "number_input", "selectbox", "button_group", "radio"} <= set(moved), moved
 
 
 def test_a_language_switch_keeps_the_translated_choices(server):
@@ -83,14 +83,15 @@ def test_a_language_switch_keeps_the_translated_choices(server):
         await tab.connect()
         await tab.open("/saturation?seed=2", 300)  # the seed opens the section with the exact d_k
         lang = next(w for w in tab.widgets.values() if key_of(w.id) == "lang")
-        lang.state.string_value = LANG_NAMES["zh"]
+        del lang.state.string_array_value.data[:]
+        lang.state.string_array_value.data.append(LANG_NAMES["zh"])
         assert not (await tab.rerun(300)).exceptions
         dk = next(w for w in tab.widgets.values() if key_of(w.id) == "dk")
         dk.state.double_value = 65
         assert not (await tab.rerun(300)).exceptions
         scales = next(w for w in tab.widgets.values() if key_of(w.id) == "scales")
         await tab.close()
-        return tab.query, list(scales.state.string_array_value.data), list(scales.proto.options)
+        return tab.query, list(scales.state.string_array_value.data), option_texts(scales)
 
     query, chosen, options = asyncio.run(go())
     params = parse_qs(query, keep_blank_values=True)

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
+from streamlit.proto.ButtonGroup_pb2 import ButtonGroup
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import ClientConnection, connect
@@ -37,8 +38,9 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 STREAM_PATH = "/_stcore/stream"
 FINISHED = ForwardMsg.ScriptFinishedStatus
-WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox")
+WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox", "button_group")
 CHART_TYPES = ("vega_lite_chart",)
+MULTI_SELECT = ButtonGroup.ClickMode.MULTI_SELECT  # st.pills(selection_mode="multi")
 MAIN_AREA = 0  # the first entry of a delta's path: 0 the main area, 1 the sidebar
 MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
 
@@ -73,8 +75,14 @@ class Widget:
             else:
                 out.string_value = pick
             return out
-        if self.kind == "multiselect":
-            options = list(p.options)
+        if self.kind == "button_group" and p.click_mode != MULTI_SELECT:  # one choice: st.segmented_control
+            others = [o.content for o in p.options if o.content != _current_text(self.state)]
+            if not others:
+                return None
+            out.string_array_value.data.append(rng.choice(others))
+            return out
+        if self.kind in ("multiselect", "button_group"):
+            options = option_texts(self)
             for _ in range(8):
                 chosen = rng.sample(options, rng.randint(1, min(3, len(options))))
                 if sorted(chosen) != sorted(self.state.string_array_value.data):
@@ -138,7 +146,17 @@ def initial_state(kind: str, p: Any) -> WidgetState:
     elif kind == "multiselect":
         values = list(p.raw_values) if p.set_value else [p.options[i] for i in p.default]
         s.string_array_value.data.extend(values)
+    elif kind == "button_group":  # st.pills and st.segmented_control: the chosen options' texts
+        values = list(p.raw_values) if p.set_value else [p.options[i].content for i in p.default]
+        s.string_array_value.data.extend(values)
     return s
+
+
+def option_texts(widget: Widget) -> list[str]:
+    """The options a choice widget shows, as the frontend sends them back."""
+    if widget.kind == "button_group":
+        return [o.content for o in widget.proto.options]
+    return list(widget.proto.options)
 
 
 @dataclass
