@@ -201,12 +201,12 @@ if data is not None:
            "rho": f"{inputs.get('rho', 0):g}", "method": method_label(inputs.get("method", "qk-norm")),
            "alpha": f"{lesson.ALPHA_ASKED:g}"}
     guess_key = f"lesson_guess_{sig}"
-    # A guess outlives its radio (Streamlit forgets a widget's state on runs that do not draw it).
+    # A guess outlives its pills (Streamlit forgets a widget's state on runs that do not draw it).
     guesses = st.session_state.setdefault("lesson_guesses", {})
     st.session_state.setdefault(guess_key, guesses.get(sig))
     with left.container(key="lesson_question"):
         st.markdown(f"**{t(f'lesson.{spec.name}.question', **fmt)}**")
-        guess = st.radio(t("lesson.guess"), range(len(labels)), index=None, format_func=labels.__getitem__,
+        guess = st.pills(t("lesson.guess"), range(len(labels)), format_func=labels.__getitem__,
                          key=guess_key, disabled=revealed, label_visibility="collapsed")
         guesses[sig] = guess
         if not revealed or guess is None:

@@ -39,7 +39,7 @@ def test_beyond_shows_one_section_at_a_time(lang, part):
     headers = [h.value for h in at.header]
     for name, (key, _) in SECTIONS.items():
         assert (text_for(key, lang) in headers) == (name == part), (name, headers)
-    assert at.radio(key="beyond_part").value == part
+    assert at.pills(key="beyond_part").value == part
     assert len(at.main.get("vega_lite_chart")) == SECTIONS[part][1]
     assert len(tables(at)) == (1 if part == "init" else 0)  # the initialisation table
     assert any(w.key == "beyond_rho" for w in at.slider) == (part != "init")
@@ -50,23 +50,23 @@ def test_beyond_sections_keep_each_others_values_in_the_session_and_the_link():
     URL: coming back finds them, and a link taken meanwhile reproduces them."""
     at = _page("en", beyond_part="norm", beyond_cap="30", beyond_rho="0.5")
     assert at.slider(key="beyond_cap").value == 30.0
-    at.radio(key="beyond_part").set_value("init").run()
+    at.pills(key="beyond_part").set_value("init").run()
     assert not at.exception
     assert at.query_params["beyond_cap"] == "30" and at.query_params["beyond_rho"] == "0.5"
     assert at.query_params["beyond_part"] == "init"
-    at.radio(key="beyond_part").set_value("norm").run()
+    at.pills(key="beyond_part").set_value("norm").run()
     assert at.slider(key="beyond_cap").value == 30.0 and at.slider(key="beyond_rho").value == 0.5
     # a link naming a hidden section's control keeps it until that section is shown
     at = _page("zh", beyond_part="corr", beyond_s="1.5")
     assert at.query_params["beyond_s"] == "1.5"
-    at.radio(key="beyond_part").set_value("len").run()
+    at.pills(key="beyond_part").set_value("len").run()
     assert at.slider(key="beyond_s").value == 1.5
 
 
 def test_beyond_bad_section_in_a_link_gets_a_notice_and_the_first_section():
     at = _page("en", beyond_part="everything")
     assert "beyond_part" in " ".join(w.value for w in at.warning)
-    assert at.radio(key="beyond_part").value == "corr"
+    assert at.pills(key="beyond_part").value == "corr"
     assert len(at.main.get("vega_lite_chart")) == 3
 
 
@@ -85,7 +85,7 @@ def test_beyond_url_values_are_validated_with_a_notice():
     assert at.slider(key="beyond_cap").value == pytest.approx(50.0)
     at = _page("en", beyond_part="init", beyond_dmodel="banana")
     assert "beyond_dmodel" in " ".join(w.value for w in at.warning)
-    assert at.radio(key="beyond_dmodel").value == "768"
+    assert at.pills(key="beyond_dmodel").value == "768"
 
 
 def test_beyond_clamps_dk_above_d_model():

@@ -62,10 +62,10 @@ def test_page_renders_charts_tables_and_notice_in_english():
     # asked for in the link: the results first, the model and the settings folded (drawn when opened)
     assert {TEXT["cost.formulas"]["en"], TEXT["cost.controls"]["en"]} <= {e.label for e in at.main.expander}
     assert not [m for m in at.markdown if "\\displaystyle" in m.value]
-    assert not at.main.radio and not at.main.slider
+    assert not at.main.pills and not at.main.slider
     opened = _cost_page(lang="en", cost_model="1", cost_set="1", **SMALL)
     assert len([m for m in opened.markdown if "\\displaystyle" in m.value]) >= 3  # the formulas
-    assert opened.slider(key="cost_repeats").value == 2 and opened.radio(key="cost_n").value == "64-512"
+    assert opened.slider(key="cost_repeats").value == 2 and opened.pills(key="cost_n").value == "64-512"
     assert not at.warning  # valid URL: no notices
     # the chart code is preloaded by one hidden chart in the sidebar (pages.ui.layout)
     from pages.ui.layout import PRELOAD_CSS, PRELOAD_KEY

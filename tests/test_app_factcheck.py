@@ -69,10 +69,10 @@ def test_every_card_is_listed_collapsed_and_nothing_is_measured_on_load(lang):
 
 def test_the_note_comes_from_the_url_and_a_bad_one_falls_back_with_a_notice():
     at = _page("en", fc_note="004")
-    assert at.radio(key="fc_note").value == "004"
+    assert at.pills(key="fc_note").value == "004"
     assert text_for("factcheck.n4_sigma.question", "en") in " ".join(e.label for e in at.expander)
     at = _page("en", fc_note="9")
-    assert at.radio(key="fc_note").value == "000"
+    assert at.pills(key="fc_note").value == "000"
     assert any("fc_note" in w.value for w in at.warning)
 
 
@@ -132,7 +132,7 @@ def test_per_note_counts_on_the_page_equal_the_cli(monkeypatch):
     monkeypatch.setattr(fc, "check", _live_check)
     at = _page("en")
     for note in fc.NOTES:
-        at.radio(key="fc_note").set_value(note.seed[:3])
+        at.pills(key="fc_note").set_value(note.seed[:3])
         _rerun(at)
         at.button(key="fc_measure_all").click()
         _rerun(at)

@@ -50,9 +50,9 @@ def expected(at, step: int) -> dict:
 
 
 def guess_radio(at):
-    radios = [r for r in at.radio if str(r.key).startswith("lesson_guess_")]
-    assert len(radios) == 1, [r.key for r in at.radio]
-    return radios[0]
+    guesses = [r for r in at.pills if str(r.key).startswith("lesson_guess_")]
+    assert len(guesses) == 1, [r.key for r in at.pills]
+    return guesses[0]
 
 
 def styles(at) -> str:
@@ -73,8 +73,8 @@ def test_every_step_shows_its_claim_question_chart_and_one_control(step, lang):
     assert at.button(key="lesson_reveal").disabled, "no reveal before a guess"
     rows = chart_rows(at)
     assert all(r["stage"] == "context" for r in rows), "the chart shows no answer before the reveal"
-    main_controls = [w for w in [*at.main.select_slider, *at.main.slider, *[r for r in at.main.radio
-                                                                               if r is not radio]]]
+    main_controls = [w for w in [*at.main.select_slider, *at.main.slider, *[r for r in at.main.pills
+                                                                               if r.key != radio.key]]]
     assert len(main_controls) == 1, f"one control per step, got {[w.key for w in main_controls]}"
     if lang == "zh":
         assert CJK.search(at.title[0].value) and CJK.search(radio.options[0] + at.markdown[-1].value)

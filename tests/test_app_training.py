@@ -43,9 +43,9 @@ def test_training_page_renders_curves_and_summary():
 
 def test_each_quantity_is_one_click_or_one_link_away():
     at = _open({**SMALL, "train_metric": "max_logit"})
-    assert at.radio(key="train_metric").value == "max_logit"
+    assert at.pills(key="train_metric").value == "max_logit"
     assert len(_charts(at)) == 2
-    at.radio(key="train_metric").set_value("entropy").run()
+    at.pills(key="train_metric").set_value("entropy").run()
     assert not at.exception
     titles = [m.value.replace("\\", "") for m in at.markdown]  # the title, Markdown-escaped
     assert any(text_for("training.metric.entropy", "en") in v for v in titles)
@@ -73,12 +73,12 @@ def test_dropping_linear_and_switching_optimizer_reruns():
     at = _open({**SMALL, "train_dk64": "0", "train_set": "1"})
     assert len(tables(at)[0]) == 3  # only d_k = 1024
     at.toggle(key="train_linear").set_value(False)
-    at.radio(key="train_opt").set_value("sgd")
+    at.pills(key="train_opt").set_value("sgd")
     at.run()
     assert not at.exception
     table = tables(at)[0]
     assert len(table) == 2  # none and sqrt
-    assert at.radio(key="train_opt").value == "sgd"
+    assert at.pills(key="train_opt").value == "sgd"
 
 
 def test_a_link_that_asks_for_the_run_opens_on_the_results_with_its_settings_folded():
@@ -87,10 +87,10 @@ def test_a_link_that_asks_for_the_run_opens_on_the_results_with_its_settings_fol
     in the session and the link."""
     at = _open({**SMALL, "train_opt": "sgd"})
     assert text_for("training.controls", "en") in [e.label for e in at.main.expander]
-    drawn = [w.key for kind in ("toggle", "slider", "radio") for w in getattr(at.main, kind)]
+    drawn = [w.key for kind in ("toggle", "slider", "pills") for w in getattr(at.main, kind)]
     assert drawn == ["train_metric"], drawn
     assert _charts(at)
-    at.radio(key="train_metric").set_value("accuracy").run()  # a rerun keeps the folded values
+    at.pills(key="train_metric").set_value("accuracy").run()  # a rerun keeps the folded values
     assert {"train_opt": "sgd", "train_steps": "20", "train_dk16": "0"}.items() <= \
         at.session_state["_ase_url"].items()
     assert at.session_state["train_opt"] == "sgd"
@@ -98,7 +98,7 @@ def test_a_link_that_asks_for_the_run_opens_on_the_results_with_its_settings_fol
     at.session_state["train_set"] = True  # opened
     at.run()
     assert not at.exception
-    assert at.radio(key="train_opt").value == "sgd" and at.slider(key="train_steps").value == 20
+    assert at.pills(key="train_opt").value == "sgd" and at.slider(key="train_steps").value == 20
     assert at.toggle(key="train_dk16").value is False
     assert at.session_state["_ase_url"]["train_set"] == "1"
 

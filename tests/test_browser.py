@@ -174,7 +174,7 @@ def test_a_closed_section_opens_on_a_click_and_from_a_link(browser, server, name
 ASKED_SMALL = {"training": "train_steps=20&train_n=8&train_dk16=0&train_dk256=0",
                "cost": "cost_n=64-512&cost_d=8-64&cost_repeats=2&cost_naive_ms=10&cost_torch=0"}
 SETTINGS = {"training": ("train_set", "training.controls", 'input[type="checkbox"]'),
-            "cost": ("cost_set", "cost.controls", '[data-testid="stRadio"]')}
+            "cost": ("cost_set", "cost.controls", '[data-testid="stButtonGroup"]')}
 
 
 @pytest.mark.parametrize(("name", "lang", "device"), [("training", "zh", "phone"), ("cost", "en", "phone"),
@@ -235,7 +235,7 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     URL says which, and its link opens it, fitting the screen."""
     context, page = open_app(browser, f"{server}/beyond?lang=en", VIEWPORTS[device])
     assert page.locator(MAIN_CHARTS).count() == 3
-    page.locator('[data-testid="stRadio"] label', has_text=text_for("beyond.len.header", "en")).click()
+    page.locator('[data-testid="stButtonGroup"] button', has_text=text_for("beyond.len.header", "en")).click()
     page.wait_for_url(re.compile(r"[?&]beyond_part=len\b"), timeout=60_000)
     wait_idle(page, timeout_ms=60_000)
     page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == 2",

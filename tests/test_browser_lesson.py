@@ -118,7 +118,7 @@ def after(page, action) -> float:
 
 
 def predict_and_reveal(page) -> None:
-    page.locator('.st-key-lesson_question [data-testid="stRadioOption"]').first.click()
+    page.locator('.st-key-lesson_question [data-testid="stButtonGroup"] button').first.click()
     wait_idle(page)
     page.locator(".st-key-lesson_reveal button").click()
     page.wait_for_selector('.st-key-lesson_question [data-testid="stAlert"]', timeout=60_000)
@@ -126,14 +126,14 @@ def predict_and_reveal(page) -> None:
 
 
 def move_control(page, step: int) -> None:
-    """Move the step's one control by one notch: a slider by the arrow key, a radio to its next option."""
+    """Move the step's one control by one notch: a slider by the arrow key, pills to the next option."""
     control = lesson.STEPS[step - 1].control
     if control in ("dk", "n", "rho"):
         thumb = page.locator(f'.st-key-lesson_{control} input[type="range"]')
         thumb.focus()
         thumb.press("ArrowLeft" if control == "rho" else "ArrowRight")
     else:
-        page.locator(f'.st-key-lesson_{control} [data-testid="stRadioOption"]').nth(1).click()
+        page.locator(f'.st-key-lesson_{control} [data-testid="stButtonGroup"] button').nth(1).click()
 
 
 def screenshot(page, name: str, tall: bool = False) -> None:

@@ -46,7 +46,7 @@ def test_three_sessions_for_ten_seconds_run_clean_and_get_their_charts(server):
 def test_every_kind_of_widget_move_reaches_the_server():
     """Every control is bound to the URL: a value the server understood shows in the query string.
     Covers each widget kind the app uses: select_slider, slider, number_input, selectbox,
-    pills and radio (sidebar and page)."""
+    segmented control and pills (sidebar and page)."""
     with StreamlitServer(log_name="loadtest-widgets.log") as srv:
         async def go() -> dict[str, int]:
             tab, rng, moved = BrowserTab(srv.url), random.Random(5), {}
@@ -72,7 +72,7 @@ def test_every_kind_of_widget_move_reaches_the_server():
             return moved
 
         moved = asyncio.run(go())
-    assert {"slider", "number_input", "selectbox", "button_group", "radio"} <= set(moved), moved
+    assert {"slider", "number_input", "selectbox", "button_group"} <= set(moved), moved
 
 
 def test_a_language_switch_keeps_the_translated_choices(server):
