@@ -81,7 +81,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "factcheck.summary.measure_all": {"en": "Measure every card of note {note}", "zh": "测量笔记 {note} 的全部卡片"},
     "factcheck.unchecked.title": {"en": "Not checkable here, and why", "zh": "此处无法核查的说法及原因"},
-    "factcheck.unchecked.why": {"en": "**Why not:** {why}", "zh": "**原因：**{why}"},
+    "factcheck.unchecked.why": {"en": "**Why not:** {why}", "zh": "**原因**：{why}"},
     "factcheck.drill.mode": {"en": "Drill: answer before the measurement is revealed", "zh": "练习模式：先作答，再揭晓测量结果"},
     "factcheck.drill.your_answer": {"en": "Your answer first", "zh": "请先作答"},
     "factcheck.drill.verdict": {"en": "Does the notes' answer hold?", "zh": "笔记的回答成立吗？"},
