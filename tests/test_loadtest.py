@@ -91,7 +91,7 @@ def test_a_language_switch_keeps_the_translated_choices(server):
         assert not (await tab.rerun(300)).exceptions
         scales = next(w for w in tab.widgets.values() if key_of(w.id) == "scales")
         await tab.close()
-        return tab.query, list(scales.state.string_array_value.data), option_texts(scales)
+        return tab.query, list(scales.state.string_array_value.data), option_texts(scales.kind, scales.proto)
 
     query, chosen, options = asyncio.run(go())
     params = parse_qs(query, keep_blank_values=True)

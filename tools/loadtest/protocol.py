@@ -65,24 +65,19 @@ class Widget:
         if self.kind == "checkbox":
             out.bool_value = not self.state.bool_value
             return out
-        if self.kind in ("selectbox", "radio") or (self.kind == "slider" and p.options):
-            others = [o for o in p.options if o != _current_text(self.state)]
+        if (self.kind in ("selectbox", "radio") or (self.kind == "slider" and p.options)
+                or (self.kind == "button_group" and p.click_mode != MULTI_SELECT)):  # one choice
+            others = [o for o in option_texts(self.kind, p) if o != _current_text(self.state)]
             if not others:
                 return None
             pick = rng.choice(others)
-            if self.kind == "slider":
+            if self.kind in ("slider", "button_group"):
                 out.string_array_value.data.append(pick)
             else:
                 out.string_value = pick
             return out
-        if self.kind == "button_group" and p.click_mode != MULTI_SELECT:  # one choice: st.segmented_control
-            others = [o.content for o in p.options if o.content != _current_text(self.state)]
-            if not others:
-                return None
-            out.string_array_value.data.append(rng.choice(others))
-            return out
         if self.kind in ("multiselect", "button_group"):
-            options = option_texts(self)
+            options = option_texts(self.kind, p)
             for _ in range(8):
                 chosen = rng.sample(options, rng.randint(1, min(3, len(options))))
                 if sorted(chosen) != sorted(self.state.string_array_value.data):
@@ -143,20 +138,18 @@ def initial_state(kind: str, p: Any) -> WidgetState:
             s.string_value = p.raw_value
         elif 0 <= p.default < len(p.options):
             s.string_value = p.options[p.default]
-    elif kind == "multiselect":
-        values = list(p.raw_values) if p.set_value else [p.options[i] for i in p.default]
-        s.string_array_value.data.extend(values)
-    elif kind == "button_group":  # st.pills and st.segmented_control: the chosen options' texts
-        values = list(p.raw_values) if p.set_value else [p.options[i].content for i in p.default]
+    elif kind in ("multiselect", "button_group"):  # button groups: st.pills, st.segmented_control
+        options = option_texts(kind, p)
+        values = list(p.raw_values) if p.set_value else [options[i] for i in p.default]
         s.string_array_value.data.extend(values)
     return s
 
 
-def option_texts(widget: Widget) -> list[str]:
-    """The options a choice widget shows, as the frontend sends them back."""
-    if widget.kind == "button_group":
-        return [o.content for o in widget.proto.options]
-    return list(widget.proto.options)
+def option_texts(kind: str, proto: Any) -> list[str]:
+    """The options a choice widget of `kind` shows, as the frontend sends them back."""
+    if kind == "button_group":
+        return [o.content for o in proto.options]
+    return list(proto.options)
 
 
 @dataclass
