@@ -20,9 +20,12 @@ from tools.app_driver import (
     IDLE,
     MAIN_CHARTS,
     PAGES,
+    RERUN_PROBE_JS,
     VIEWPORTS,
     browser_missing,
     launch_chromium,
+    measure_rerun,
+    open_sidebar,
     overflow,
     screenshot_full,
     serve,
@@ -354,3 +357,28 @@ def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script,
         assert page.locator('[data-testid="stException"]').count() == 0
         assert not overflow(page)
         context.close()
+
+
+def test_the_timing_probe_counts_a_rewritten_url_as_a_finished_run(browser, server):
+    """`page_timing`'s rerun probe: a cached rerun of a page without charts can leave the app's
+    state attribute unchanged, and the URL's rewrite (the router's last act) is then the only
+    evidence. A keydown followed by a rewrite and no run at all must count; then a real press on
+    fact-check at a phone's size is measured and has moved d_k in the URL."""
+    context, page = open_app(browser, f"{server}/fact-check?lang=en", VIEWPORTS["phone"], charts=False)
+    page.evaluate(RERUN_PROBE_JS)
+
+    def key_then_rewrite() -> None:
+        page.evaluate("""() => { document.dispatchEvent(new KeyboardEvent('keydown', {key: 'x'}));
+                                 setTimeout(() => history.replaceState(null, '', location.href), 300); }""")
+
+    seconds = measure_rerun(page, key_then_rewrite, quiet_ms=300, timeout_ms=10_000)
+    assert 0.25 < seconds < 5, seconds
+    open_sidebar(page)
+    thumb = page.locator('[data-testid="stSidebar"] input[type="range"]').first
+    thumb.wait_for(state="visible", timeout=10_000)
+    page.wait_for_timeout(500)
+    thumb.focus()
+    seconds = measure_rerun(page, lambda: thumb.press("ArrowRight"), timeout_ms=60_000)
+    assert 0 < seconds < 60
+    assert re.search(r"[?&]dk=128\b", page.url), page.url
+    context.close()

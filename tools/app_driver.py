@@ -195,10 +195,21 @@ def wait_idle(page: Any, timeout_ms: float = 60_000, charts: bool = True) -> Non
 # Records, in the page's clock, the last key press or click, the last moment the script state
 # turned notRunning after having run (seen from the mutation records, so a run that starts and ends
 # between two calls of the observer counts too: without it a cached rerun of a page without charts
-# left no evidence and timed out), and the last change inside any chart (Vega redraws replace nodes).
+# left no evidence and timed out), the last change inside any chart (Vega redraws replace nodes), and
+# the last change of the URL (the router writes every control to it at the end of a run).
 RERUN_PROBE_JS = """() => {
   const w = window, app = document.querySelector('[data-testid="stApp"]');
-  w.__ase = {key: 0, ran: 0, idle: 0, chart: 0};
+  w.__ase = {key: 0, ran: 0, idle: 0, chart: 0, url: 0};
+  // Even with every record read, a cached rerun of a page without charts once in about a hundred
+  // presses left the state attribute unchanged (phone, fact-check: the URL had taken the new d_k).
+  for (const name of ['pushState', 'replaceState']) {
+    const original = history[name].bind(history);
+    history[name] = (...args) => {
+      const out = original(...args);
+      w.__ase.url = performance.now();
+      return out;
+    };
+  }
   document.addEventListener('keydown', () => { w.__ase.key = performance.now(); }, true);
   document.addEventListener('click', () => { w.__ase.key = performance.now(); }, true);
   // Every record counts: a rerun served from the caches can turn running and back before the
@@ -220,8 +231,8 @@ RERUN_PROBE_JS = """() => {
 def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float = 120_000) -> float:
     """Call `act()` (a key press or a click; RERUN_PROBE_JS installed) and return the seconds until
     the rerun it starts has finished and the charts have stopped changing (measured in the page:
-    the key press or click → the later of script done and last chart change)."""
-    page.evaluate("() => { window.__ase.key = 0; window.__ase.ran = 0; window.__ase.idle = 0; }")
+    the key press or click → the latest of script done, last chart change and last URL change)."""
+    page.evaluate("() => { Object.assign(window.__ase, {key: 0, ran: 0, idle: 0, url: 0}); }")
     act()
     deadline = time.monotonic() + timeout_ms / 1000
     retry_at = time.monotonic() + 5
@@ -234,9 +245,9 @@ def measure_rerun(page: Any, act: Any, quiet_ms: float = 700, timeout_ms: float 
                              .getAttribute('data-test-script-state') !== 'notRunning',
             drawn: (""" + CHARTS_DRAWN_JS + """)()})""")
         # A rerun served from the caches can turn running and back within one frame, so that the
-        # app's state attribute never shows it (seen on phones): a chart redrawn after the press
-        # counts as the rerun's evidence as well as a state change does.
-        changed = [t for t in (st["idle"], st["chart"]) if t > st["key"]]
+        # app's state attribute never shows it (seen on phones): a chart redrawn or the URL
+        # rewritten after the press counts as the rerun's evidence as well as a state change does.
+        changed = [t for t in (st["idle"], st["chart"], st["url"]) if t > st["key"]]
         if st["key"] and changed and not st["running"] and st["drawn"]:
             end = max(changed)
             if st["now"] - end >= quiet_ms:
