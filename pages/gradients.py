@@ -88,11 +88,13 @@ if view is not None:
     for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     cols = st.columns(max(1, len(here["rows"])))
-    for col, row in zip(cols, here["rows"], strict=False):
+    for column, row in zip(cols, here["rows"], strict=False):
         label = scale_label(row["scale"])
-        col.metric(t("gradients.metric.median", scale=label), fmt_num(row["grad_q_norm_median"]))
-        col.metric(t("gradients.metric.mean", scale=label), fmt_num(row["grad_q_norm_mean"]))
-        col.metric(t("gradients.metric.jnorm", scale=label), fmt_num(row["jacobian_norm_median"]))
+        column.markdown(f"**{label}**")
+        metrics = metric_row(column)  # a scale's three side by side where they fit, two a line on a phone
+        metrics.metric(t("gradients.metric.median"), fmt_num(row["grad_q_norm_median"]))
+        metrics.metric(t("gradients.metric.mean"), fmt_num(row["grad_q_norm_mean"]))
+        metrics.metric(t("gradients.metric.jnorm"), fmt_num(row["jacobian_norm_median"]))
     st.caption(t("gradients.metrics_caption", dk=s.dk, n=s.n, trials=view["trials"]))
 
     left, right = st.columns(2, gap="medium")

@@ -26,7 +26,7 @@ from pages.ui.charts import (
 )
 from pages.ui.controls import settings
 from pages.ui.i18n import t
-from pages.ui.layout import formula, show_table
+from pages.ui.layout import formula, metric_row, show_table
 
 DTYPES = ("float16", "bfloat16", "float32")
 
@@ -116,11 +116,13 @@ if view is not None:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     fp16 = [r for r in here["rows"] if r["dtype"] == "float16"]
     cols = st.columns(max(1, len(fp16)))
-    for col, row in zip(cols, fp16, strict=False):
+    for column, row in zip(cols, fp16, strict=False):
         label = scale_label(row["scale"])
-        col.metric(t("precision.metric.max_logit", scale=label), fmt_num(row["max_logit"]))
-        col.metric(t("precision.metric.naive", scale=label), fmt_pct(row["naive_nonfinite_fraction"]))
-        col.metric(t("precision.metric.stable", scale=label), fmt_pct(row["stable_nonfinite_fraction"]))
+        column.markdown(f"**{label}**")
+        metrics = metric_row(column)  # a scale's three side by side where they fit, two a line on a phone
+        metrics.metric(t("precision.metric.max_logit"), fmt_num(row["max_logit"]))
+        metrics.metric(t("precision.metric.naive"), fmt_pct(row["naive_nonfinite_fraction"]))
+        metrics.metric(t("precision.metric.stable"), fmt_pct(row["stable_nonfinite_fraction"]))
     st.caption(t("precision.metrics_caption", dk=s.dk, n=s.n, rows=view["trials"] * view["queries"],
                  trials=view["trials"], queries=view["queries"]))
 

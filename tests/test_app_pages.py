@@ -58,14 +58,12 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
     if page == "gradients":
         trials = figure_budget.gradient_trials(s.trials, s.n, dks, len(s.scales))
         row = at_dk(ex.gradient_sweep(dks, n=s.n, scales=[name], trials=trials, **common), s.dk)
-        label = text_for("gradients.metric.median", lang).format(scale=scale_text(name, lang))
-        return label, fmt_num(row["grad_q_norm_median"])
+        return text_for("gradients.metric.median", lang), fmt_num(row["grad_q_norm_median"])
     if page == "precision":
         trials = figure_budget.precision_trials(s.trials, s.n, dks, len(s.scales))
         rows = ex.precision(dks, n=s.n, scales=[name], trials=trials, seed=s.seed)["rows"]
         row = next(r for r in rows if r["dtype"] == "float16" and r["dk"] == s.dk)
-        label = text_for("precision.metric.naive", lang).format(scale=scale_text(name, lang))
-        return label, fmt_pct(row["naive_nonfinite_fraction"])
+        return text_for("precision.metric.naive", lang), fmt_pct(row["naive_nonfinite_fraction"])
     raise AssertionError(page)
 
 
@@ -78,7 +76,12 @@ def check_page(at, page: str) -> None:
     label, value = expected
     shown = [m.value for m in at.metric if m.label == label]
     assert shown, f"no metric labelled {label!r}; shown: {[m.label for m in at.metric]}"
-    assert value in shown, f"{label}: page shows {shown}, core computes {value}"
+    # The scale recomputed is the last one drawn (`expected_metric`): its metric is the last so labelled.
+    assert shown[-1] == value, f"{label}: page shows {shown}, core computes {value} for the last scale"
+    if page in ("gradients", "precision"):  # a heading names each scale's metrics
+        name = [x for x in s.scales if views._defined(x, s.dk)][-1]
+        heading = f"**{scale_text(name, s.lang)}**"
+        assert heading in [m.value for m in at.markdown], f"no heading {heading!r} over the metrics"
 
 
 @pytest.mark.parametrize("page", MY_PAGES)

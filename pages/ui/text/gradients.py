@@ -12,9 +12,9 @@ TEXT: dict[str, dict[str, str]] = {
               "∂L/∂q 随之消失，查询和键的投影矩阵就学不动了。（p 完全均匀时梯度也会变弱：此时 ‖J‖₂ = 1/n。）",
     },
     "gradients.scale": {"en": "Scale for the single row and the autograd check", "zh": "单行与自动求导核对所用的缩放"},
-    "gradients.metric.median": {"en": "median ‖∂L/∂q‖, {scale}", "zh": "‖∂L/∂q‖ 中位数，{scale}"},
-    "gradients.metric.mean": {"en": "mean ‖∂L/∂q‖, {scale}", "zh": "‖∂L/∂q‖ 均值，{scale}"},
-    "gradients.metric.jnorm": {"en": "median ‖J‖₂, {scale}", "zh": "‖J‖₂ 中位数，{scale}"},
+    "gradients.metric.median": {"en": "median ‖∂L/∂q‖", "zh": "‖∂L/∂q‖ 中位数"},
+    "gradients.metric.mean": {"en": "mean ‖∂L/∂q‖", "zh": "‖∂L/∂q‖ 均值"},
+    "gradients.metric.jnorm": {"en": "median ‖J‖₂", "zh": "‖J‖₂ 中位数"},
     "gradients.metrics_caption": {
         "en": "At d_k = {dk}, n = {n}, over {trials} trials (one query, n keys, upstream g ~ N(0, I)); the curves "
               "use the same draws at every d_k, so their shape is not sampling noise.",

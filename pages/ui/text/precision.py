@@ -13,9 +13,9 @@ TEXT: dict[str, dict[str, str]] = {
               "朴素 softmax exp(s)/Σexp(s) 于是得到 ∞/∞ = NaN。稳定版 softmax 先减去该行最大值，所有指数都 ≤ 0。"
               "不缩放的 logit 在 d_k 很小时就会超过 11.09；缩放后的 logit 则远低于它。",
     },
-    "precision.metric.max_logit": {"en": "largest |logit|, {scale}", "zh": "最大 |logit|，{scale}"},
-    "precision.metric.naive": {"en": "NaN rows, naive fp16, {scale}", "zh": "NaN 行比例，朴素 fp16，{scale}"},
-    "precision.metric.stable": {"en": "NaN rows, stable fp16, {scale}", "zh": "NaN 行比例，稳定 fp16，{scale}"},
+    "precision.metric.max_logit": {"en": "largest |logit|", "zh": "最大 |logit|"},
+    "precision.metric.naive": {"en": "NaN rows, naive fp16", "zh": "NaN 行比例，朴素 fp16"},
+    "precision.metric.stable": {"en": "NaN rows, stable fp16", "zh": "NaN 行比例，稳定 fp16"},
     "precision.metrics_caption": {
         "en": "At d_k = {dk}, n = {n}, over {rows} rows ({trials} trials × {queries} queries, each against all n keys; at large n a trial takes fewer queries to stay quick). Logits are formed in float32 and rounded to the dtype, as a model's are.",
         "zh": "d_k = {dk}、n = {n} 时，基于 {rows} 行（{trials} 次试验 × {queries} 个查询，每个查询对全部 n 个键；n 较大时每次试验取较少的查询以保持响应速度）。logit 先在 float32 中计算，再舍入到目标类型，与模型中的做法相同。",
