@@ -139,6 +139,34 @@ def test_page_fits_the_screen_without_errors(browser, server, name, lang, device
     assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
 
 
+NARROWEST = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True,
+             "has_touch": True}  # the narrowest phone the app promises to fit
+LESSON_STEPS = 8
+
+
+def test_every_page_and_lesson_step_fits_a_360_px_phone(browser, server):
+    """The width check of the test above, at 360 px (390 above), for every page (its work asked
+    for) and every lesson step, in one tab that moves from link to link."""
+    from core import lesson
+
+    assert len(lesson.STEPS) == LESSON_STEPS
+    links = [f"{url_path(name)}?lang=en" + (f"&{ASKED[name]}" if name in ASKED else "") for name in PAGES]
+    links += [f"lesson?lang=zh&step={k}" for k in range(1, LESSON_STEPS + 1)]
+    context = browser.new_context(locale="en-US", **NARROWEST)
+    page = context.new_page()
+    too_wide = {}
+    for link in links:
+        page.goto(f"{server}/{link}")
+        page.wait_for_selector("h1", timeout=120_000)
+        charts = charted(link) and (not link.startswith("real-model") or model_installed())
+        wait_idle(page, timeout_ms=300_000, charts=charts)
+        assert page.locator('[data-testid="stException"]').count() == 0, link
+        if overflow(page):
+            too_wide[link] = overflow(page)
+    context.close()
+    assert not too_wide, too_wide
+
+
 def shot_and_check_width(context, page, name: str) -> None:
     """No error on the page; a whole-page screenshot `name`; the tab closed; nothing wider than it."""
     assert_healthy(page)
