@@ -136,8 +136,9 @@ def to_dtype(x: np.ndarray, name: str) -> np.ndarray:
     if name == "float16":
         # Below 2⁻¹⁴ the grid is k·2⁻²⁴: (x + 0.75) − 0.75 rounds to it, since float32's step
         # between 0.5 and 1 is 2⁻²⁴ (ties to even there are ties to even k).
-        steps = x + np.float32(0.75)
-        steps -= np.float32(0.75)
+        with np.errstate(invalid="ignore"):  # a signalling NaN's step is masked out below anyway
+            steps = x + np.float32(0.75)
+            steps -= np.float32(0.75)
         np.copysign(steps, x, out=steps)
         np.putmask(rounded, size < np.uint32(0x38800000), steps.view(np.uint32))
         over = (rounded & np.uint32(0x7FFFFFFF)) > np.uint32(0x477FE000)  # past 65504
