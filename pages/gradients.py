@@ -89,9 +89,7 @@ if view is not None:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     cols = st.columns(max(1, len(here["rows"])))
     for column, row in zip(cols, here["rows"], strict=False):
-        label = scale_label(row["scale"])
-        column.markdown(f"**{label}**")
-        metrics = metric_row(column)  # a scale's three side by side where they fit, two a line on a phone
+        metrics = metric_row(column, title=scale_label(row["scale"]))  # two a line on a phone
         metrics.metric(t("gradients.metric.median"), fmt_num(row["grad_q_norm_median"]))
         metrics.metric(t("gradients.metric.mean"), fmt_num(row["grad_q_norm_mean"]))
         metrics.metric(t("gradients.metric.jnorm"), fmt_num(row["jacobian_norm_median"]))

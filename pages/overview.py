@@ -55,8 +55,7 @@ if summary is not None:
         st.markdown(f"**{t('overview.step4')}**")
         st.caption(t("overview.at_dk", dk=s.dk, n=s.n))
         for row in here["rows"]:
-            st.markdown(f"**{scale_label(row['scale'])}**")
-            metrics = metric_row()
+            metrics = metric_row(title=scale_label(row["scale"]))
             metrics.metric(t("overview.metric.var"), fmt_num(row["var_scaled"]))
             metrics.metric(t("overview.metric.max_weight"), fmt_num(row["max_weight_mean"]),
                            help=t("overview.max_weight_help"))

@@ -117,9 +117,7 @@ if view is not None:
     fp16 = [r for r in here["rows"] if r["dtype"] == "float16"]
     cols = st.columns(max(1, len(fp16)))
     for column, row in zip(cols, fp16, strict=False):
-        label = scale_label(row["scale"])
-        column.markdown(f"**{label}**")
-        metrics = metric_row(column)  # a scale's three side by side where they fit, two a line on a phone
+        metrics = metric_row(column, title=scale_label(row["scale"]))  # two a line on a phone
         metrics.metric(t("precision.metric.max_logit"), fmt_num(row["max_logit"]))
         metrics.metric(t("precision.metric.naive"), fmt_pct(row["naive_nonfinite_fraction"]))
         metrics.metric(t("precision.metric.stable"), fmt_pct(row["stable_nonfinite_fraction"]))

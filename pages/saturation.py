@@ -96,8 +96,7 @@ if view is not None:
     for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     for row in here["rows"]:
-        st.markdown(f"**{scale_label(row['scale'])}**")
-        metrics = metric_row()
+        metrics = metric_row(title=scale_label(row["scale"]))
         metrics.metric(t("saturation.metric.max_weight"), fmt_num(row["max_weight_mean"]))
         metrics.metric(t("saturation.metric.entropy"), fmt_num(row["entropy_mean"]))
         metrics.metric(t("saturation.metric.effective"), fmt_num(row["effective_keys_mean"]))

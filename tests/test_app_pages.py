@@ -30,6 +30,12 @@ def at_dk(result: dict, dk: int) -> dict:
     return next(r for r in result["rows"] if r["dk"] == dk)
 
 
+def last_scale(s) -> str | None:
+    """The last of the settings' scales defined at their d_k (the last one a page draws), or None."""
+    ok = [x for x in s.scales if views._defined(x, s.dk)]
+    return ok[-1] if ok else None
+
+
 def expected_metric(page: str, s) -> tuple[str, str] | None:
     """(label, value) of one metric the page shows, recomputed from core for settings `s`.
 
@@ -37,10 +43,9 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
     size, which core derives from the largest d_k of the call, and the gradient sweep shares its
     draws across the d_k values (core.experiments.gradient_sweep).
     """
-    ok = [x for x in s.scales if views._defined(x, s.dk)]
-    if not ok:
+    name, lang = last_scale(s), s.lang
+    if name is None:
         return None
-    name, lang = ok[-1], s.lang
     dks = [d for d in figure_budget.sweep_dks(s.dk) if views._defined(name, d)]
     common = {"seed": s.seed, "backend": s.backend, "dtype": s.dtype}
     if page == "overview":
@@ -79,8 +84,7 @@ def check_page(at, page: str) -> None:
     # The scale recomputed is the last one drawn (`expected_metric`): its metric is the last so labelled.
     assert shown[-1] == value, f"{label}: page shows {shown}, core computes {value} for the last scale"
     if page in ("gradients", "precision"):  # a heading names each scale's metrics
-        name = [x for x in s.scales if views._defined(x, s.dk)][-1]
-        heading = f"**{scale_text(name, s.lang)}**"
+        heading = f"**{scale_text(last_scale(s), s.lang)}**"
         assert heading in [m.value for m in at.markdown], f"no heading {heading!r} over the metrics"
 
 

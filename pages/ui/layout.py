@@ -80,10 +80,13 @@ def preload_chart_code() -> None:
     st.sidebar.container(key=PRELOAD_KEY).vega_lite_chart(PRELOAD_SPEC)  # the key names the box
 
 
-def metric_row(container: Any = None) -> Any:
+def metric_row(container: Any = None, title: str | None = None) -> Any:
     """A row for metrics: call .metric(...) on it. Spread across the width like st.columns on a
-    desktop; on a phone the metrics wrap two per line instead of stacking one per line."""
+    desktop; on a phone the metrics wrap two per line instead of stacking one per line. `title`
+    (a scale's name, say) is drawn in bold above the row."""
     where = container or st
+    if title is not None:
+        where.markdown(f"**{title}**")
     where.html(METRIC_CSS)  # the same rule every time: a style, nothing drawn
     return where.container(horizontal=True, gap="small")
 
