@@ -1,4 +1,6 @@
-"""Gradient collapse: the softmax Jacobian of one row, ‖∂L/∂q‖ and ‖J‖₂ vs d_k, and an autograd check."""
+"""Gradient collapse: the softmax Jacobian of one row, ‖∂L/∂q‖ and ‖J‖₂ vs d_k, and a check of ∂L/∂q against
+torch autograd in an expander bound to `?grad_check=1`, computed only while it is open: the page opens
+without torch."""
 
 import altair as alt
 import pandas as pd
@@ -23,7 +25,7 @@ from pages.ui.charts import (
     what_to_notice,
     with_scale_labels,
 )
-from pages.ui.controls import page_select, settings
+from pages.ui.controls import page_expander, page_select, settings
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table
 
@@ -116,24 +118,28 @@ if view is not None:
                          maxw=fmt_num(draw["row_max_weight"])))
             if draw["jacobian_factor"] > 1:
                 st.caption(t("gradients.jac.downsampled", n=s.n, f=draw["jacobian_factor"]))
-    check = cached(views.autograd_check, dk=s.dk, n=s.n, scale=scale, seed=s.seed)
-    if check is not None:
-        with right:
-            st.markdown(f"**{t('gradients.check.title')}**")
-            st.caption(t("gradients.check.intro"))
-            metrics = metric_row()
-            metrics.metric(t("gradients.check.abs"), fmt_num(check["max_abs_diff"], 2))
-            metrics.metric(t("gradients.check.rel"), fmt_num(check["max_rel_diff"], 2))
-            metrics.metric(t("gradients.check.norm"), fmt_num(check["grad_norm"]))
-            if check["grad_norm_autograd"] == 0 and check["grad_norm"] == 0:
-                st.info(t("gradients.check.zero"))
-            elif check["agrees"]:
-                st.success(t("gradients.check.ok", tol=fmt_num(check["tolerance"], 2)),
-                           icon=":material/check_circle:")
-            else:
-                st.error(t("gradients.check.bad"))
-            comp = pd.DataFrame({t("gradients.check.component"): range(min(8, s.dk)),
-                                 t("gradients.check.analytic"): check["analytic"][:8],
-                                 t("gradients.check.autograd"): check["autograd"][:8]})
-            show_table(comp)
+    # The check needs torch, whose import is most of a fresh server's first /gradients (about a second
+    # of the interpreter, beside the browser on a small server) and is read less often than the story:
+    # computed only while its section is open (?grad_check=1 opens it from a link).
+    check_box, check_open = page_expander("grad_check", "gradients.check.header", container=right)
+    if check_open:
+        check = cached(views.autograd_check, dk=s.dk, n=s.n, scale=scale, seed=s.seed)
+        if check is not None:
+            with check_box:
+                st.caption(t("gradients.check.intro"))
+                metrics = metric_row()
+                metrics.metric(t("gradients.check.abs"), fmt_num(check["max_abs_diff"], 2))
+                metrics.metric(t("gradients.check.rel"), fmt_num(check["max_rel_diff"], 2))
+                metrics.metric(t("gradients.check.norm"), fmt_num(check["grad_norm"]))
+                if check["grad_norm_autograd"] == 0 and check["grad_norm"] == 0:
+                    st.info(t("gradients.check.zero"))
+                elif check["agrees"]:
+                    st.success(t("gradients.check.ok", tol=fmt_num(check["tolerance"], 2)),
+                               icon=":material/check_circle:")
+                else:
+                    st.error(t("gradients.check.bad"))
+                comp = pd.DataFrame({t("gradients.check.component"): range(min(8, s.dk)),
+                                     t("gradients.check.analytic"): check["analytic"][:8],
+                                     t("gradients.check.autograd"): check["autograd"][:8]})
+                show_table(comp)
     what_to_notice("gradients.notice")

@@ -161,10 +161,12 @@ def test_a_link_that_sets_a_value_of_the_second_section_opens_it(query):
 
 @pytest.mark.parametrize(("page", "query", "key"), [("overview", {"seed": "5"}, controls.MORE_KEY),
                                                     ("q-vs-k", {"qk_grad": "1"}, "qk_grad"),
+                                                    ("gradients", {"grad_check": "1"}, "grad_check"),
                                                     ("saturation", {"sat_more": "1"}, "sat_more")])
 def test_a_language_switch_keeps_an_open_section_open(page, query, key):
     """A keyed expander's label is part of its identity: switching the language used to close every
-    open one (the sidebar's second section, q-vs-k's autograd section, saturation's "More")."""
+    open one (the sidebar's second section, q-vs-k's autograd section, saturation's "More", the
+    gradients page's autograd check)."""
     at = run_page(page, {"lang": "en", **query})
     assert at.session_state[key] is True
     at.segmented_control(key="lang").set_value("zh").run()

@@ -28,7 +28,7 @@ def test_each_view_that_needs_torch_is_recognised_by_its_link_alone(view):
     ("/q-vs-k", "qk_grad=0"), ("/beyond", "beyond_part=corr"), ("/cost", ""), ("/training", "lang=zh"),
     ("/static/js/index.js", ""), ("/_stcore/health", ""), ("/_stcore/stream", ""),
     ("/precision", ""), ("/precision", "lang=zh&dk=4096"), ("/gradientsx", ""),
-    ("/overview", "page=gradients"),
+    ("/overview", "page=gradients"), ("/gradients", ""), ("/gradients", "lang=zh&grad_check=0"),
 ])
 def test_the_other_requests_do_not_ask_for_torch(path, query):
     assert not opens_with_torch(path, query)

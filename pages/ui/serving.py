@@ -35,7 +35,7 @@ TORCH_QUIET_S = 1.5  # without such a request, torch waits until no script has r
 # tests/test_hosting.py opens each on a server without torch (each must say why it cannot
 # compute) and the other pages' default views (each must work).
 TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
-    ("gradients", "", ""),
+    ("gradients", "grad_check", "1"),
     ("q-vs-k", "qk_grad", "1"),
     ("beyond", "beyond_part", "init"),
     ("cost", "cost_run", "1"),

@@ -48,7 +48,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "gradients.jnorm.title": {"en": "Median ‖J‖₂ vs d_k", "zh": "‖J‖₂ 中位数随 d_k 的变化"},
     "gradients.jnorm.y": {"en": "median ‖J‖₂", "zh": "‖J‖₂ 中位数"},
-    "gradients.check.title": {"en": "Check: our analytic gradient equals torch autograd", "zh": "核对：解析梯度与 torch 自动求导一致"},
+    "gradients.check.header": {"en": "Check our ∂L/∂q against torch autograd", "zh": "用 torch 自动求导核对我们的 ∂L/∂q"},
     "gradients.check.intro": {
         "en": "Same q, K and g, float64: our ∂L/∂q = c·Kᵀ(J g) against torch.autograd on L = g·softmax(c·K q).",
         "zh": "同样的 q、K、g，float64：我们的 ∂L/∂q = c·Kᵀ(J g) 与 torch.autograd 对 L = g·softmax(c·K q) 的求导结果对比。",
