@@ -123,9 +123,9 @@ if view is not None:
     # computed only while its section is open (?grad_check=1 opens it from a link).
     check_box, check_open = page_expander("grad_check", "gradients.check.header", container=right)
     if check_open:
-        check = cached(views.autograd_check, dk=s.dk, n=s.n, scale=scale, seed=s.seed)
-        if check is not None:
-            with check_box:
+        with check_box:  # its progress, or why it cannot run, shows inside the section
+            check = cached(views.autograd_check, dk=s.dk, n=s.n, scale=scale, seed=s.seed)
+            if check is not None:
                 st.caption(t("gradients.check.intro"))
                 metrics = metric_row()
                 metrics.metric(t("gradients.check.abs"), fmt_num(check["max_abs_diff"], 2))
