@@ -248,8 +248,12 @@ def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_vie
         time.sleep(1.0)
         assert not mapped(pid, "libtorch"), "the precision page had torch loaded"
         with urllib.request.urlopen(f"{srv.url}/gradients?lang=zh", timeout=10) as r:
+            assert r.status == 200  # its autograd check is closed: drawn only once opened
+        time.sleep(1.0)
+        assert not mapped(pid, "libtorch"), "the gradients page, its check closed, had torch loaded"
+        with urllib.request.urlopen(f"{srv.url}/gradients?lang=zh&grad_check=1", timeout=10) as r:
             assert r.status == 200
-        assert wait_mapped(pid, "libtorch", 30), "torch was not loaded once /gradients was asked for"
+        assert wait_mapped(pid, "libtorch", 30), "torch was not loaded once the gradients check was asked for"
 
 
 @pytest.fixture
