@@ -159,8 +159,8 @@ def test_every_page_and_lesson_step_fits_a_360_px_phone(browser, server):
         charts = charted(link) and (not link.startswith("real-model") or model_installed())
         wait_idle(page, timeout_ms=300_000, charts=charts)
         assert page.locator('[data-testid="stException"]').count() == 0, link
-        if overflow(page):
-            too_wide[link] = overflow(page)
+        if wide := overflow(page):
+            too_wide[link] = wide
     context.close()
     assert not too_wide, too_wide
 

@@ -23,7 +23,7 @@ pytest.importorskip("streamlit", reason="the app's requirements are not installe
 
 def _views() -> list[tuple[str, dict[str, str]]]:
     views = [(slug, {}) for _, slug, *_ in page_table()]
-    views += [(slug, {key: value}) for slug, key, value in TORCH_VIEWS if key]
+    views += [(slug, {key: value}) for slug, key, value in TORCH_VIEWS]
     views += [("lesson", {"step": str(k)}) for k in range(2, len(STEPS) + 1)]
     return views
 

@@ -267,10 +267,8 @@ def torch_switched_off(tmp_path):
 def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
     """The views of TORCH_VIEWS (the table by which the server loads torch early) each say why
     they cannot compute; every other page's default view works."""
-    needs_torch = tuple(f"{page}?{key}={value}" if key else page for page, key, value in TORCH_VIEWS)
-    always = {page for page, key, _ in TORCH_VIEWS if not key}
-    needs_none = tuple("" if url_path == "overview" else url_path
-                       for _, url_path, *_ in page_table() if url_path not in always)
+    needs_torch = tuple(f"{page}?{key}={value}" for page, key, value in TORCH_VIEWS)
+    needs_none = tuple("" if url_path == "overview" else url_path for _, url_path, *_ in page_table())
     langs = {path: ("zh" if i % 2 else "en") for i, path in enumerate((*needs_none, *needs_torch))}
     with StreamlitServer(env={"PYTHONPATH": torch_switched_off}, log_name="hosting-notorch.log") as srv:
         async def visit(path: str, lang: str):

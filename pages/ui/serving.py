@@ -31,7 +31,8 @@ from pages.ui.shared_work import RUNS, RunRegistry, freeze_libraries, torch_thre
 FIRST_MODULES: tuple[str, ...] = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.layout")
 TORCH_QUIET_S = 1.5  # without such a request, torch waits until no script has run for this long
 
-# The views that import torch as they open: (url_path, query key, value); an empty key: always.
+# The views that import torch as they open: (url_path, query key, value); every page opens without
+# it, and its link asks for it with key=value.
 # tests/test_hosting.py opens each on a server without torch (each must say why it cannot
 # compute) and the other pages' default views (each must work).
 TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
@@ -56,8 +57,6 @@ def opens_with_torch(path: str, query: str) -> bool:
     for view, key, value in TORCH_VIEWS:
         if view != page:
             continue
-        if not key:
-            return True
         if params is None:
             params = parse_qs(query)
         if value in params.get(key, ()):
