@@ -18,7 +18,7 @@ from starlette.middleware import Middleware
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.serving import WARM_UP, Prefetch
+from pages.ui.serving import WARM_UP, Prefetch, no_delay_on_listeners
 
 ROOT = Path(__file__).parent
 
@@ -91,7 +91,9 @@ def route() -> None:
 
 @contextlib.asynccontextmanager
 async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
-    """The server's lifespan: the warm-up starts with it (pages/ui/serving.py)."""
+    """The server's lifespan: its listening sockets send without Nagle's delay, and the warm-up
+    starts with it (pages/ui/serving.py)."""
+    no_delay_on_listeners()
     WARM_UP.start()
     yield
 

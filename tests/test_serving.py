@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import asyncio
+import http.client
+import re
+import socket
+import sys
 import threading
 import time
 
 import pytest
+from conftest import StreamlitServer
 
-from pages.ui.serving import TORCH_VIEWS, Prefetch, WarmUp, opens_with_torch
+from pages.ui.serving import TORCH_VIEWS, Prefetch, WarmUp, no_delay_on_listeners, opens_with_torch
 from pages.ui.shared_work import RunRegistry
 
 
@@ -158,3 +163,52 @@ def test_the_middleware_hurries_only_for_a_view_that_needs_torch_and_passes_ever
     assert w.soon.is_set()
     assert len(seen) == len(sent) == len(requests) + 1, "every request reaches the app, unchanged"
     assert seen[-1]["query_string"] == b"lang=zh&qk_grad=1"
+
+
+def nodelay(sock: socket.socket) -> bool:
+    return bool(sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY))
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="no /dev/fd to list on Windows")
+def test_the_listening_sockets_drop_nagles_delay_and_pass_it_to_what_they_accept(tmp_path):
+    """Streamlit binds its listener as socket.socket(family): protocol 0, which asyncio does not set
+    TCP_NODELAY on. no_delay_on_listeners sets it on the listener; accepted sockets inherit it.
+    A connected socket and a file are left alone; a folder that cannot be listed changes nothing."""
+    with socket.socket(socket.AF_INET) as listener, open(tmp_path / "f", "w"):
+        listener.bind(("127.0.0.1", 0))
+        listener.listen()
+        with socket.create_connection(listener.getsockname()) as client, listener.accept()[0] as before:
+            assert not nodelay(listener) and not nodelay(client)
+            assert no_delay_on_listeners() >= 1
+            assert nodelay(listener) and not nodelay(client) and not nodelay(before)
+        # a connection takes its listener's options as it is established, before accept()
+        with socket.create_connection(listener.getsockname()), listener.accept()[0] as accepted:
+            assert nodelay(accepted)
+    assert no_delay_on_listeners(str(tmp_path / "missing")) == 0
+
+
+def test_a_reused_connection_gets_each_file_without_waiting_for_the_delayed_ack():
+    """The app's code is about a hundred files, fetched over a few reused connections. A response is
+    written as headers, then body; with Nagle's algorithm on, the kernel holds the body until the
+    browser acknowledges the headers, and the browser delays that acknowledgement (Linux: at least
+    40 ms). So the share of ten requests on one connection that take 40 ms or more shows whether the
+    server waits for it: as served before no_delay_on_listeners, 8 of 10 (the others are answered
+    while an acknowledgement happens to be on its way); without the wait a file takes a few ms.
+    Not a speed target: the 40 ms is the kernel's, whatever the machine's load; two slow answers
+    are allowed for a busy machine."""
+    with StreamlitServer(log_name="serving-nodelay.log") as srv:
+        conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+        conn.request("GET", "/")
+        html = conn.getresponse().read().decode()
+        files = re.findall(r'href="\./(static/js/[^"]+\.js)"', html)[:10]
+        assert len(files) == 10, html[:500]
+        took = []
+        for name in files:
+            start = time.perf_counter()
+            conn.request("GET", f"/{name}")
+            response = conn.getresponse()
+            body = response.read()
+            took.append(time.perf_counter() - start)
+            assert response.status == 200 and body, name
+        conn.close()
+    assert sum(t >= 0.040 for t in took) <= 2, [f"{t * 1000:.1f} ms" for t in took]
