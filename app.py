@@ -4,7 +4,8 @@ Run with `streamlit run app.py`. Pages live in pages/ (registered below, never a
 the compute they show lives in core/. Streamlit runs this file (as __main__) for every page a
 session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
 and serves that: Streamlit's own server, with a lifespan and a middleware that load the libraries
-before the first page asks for them (pages/ui/serving.py).
+before the first page asks for them (pages/ui/serving.py), and one that sends Streamlit's code
+compressed (pages/ui/static_gzip.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from starlette.middleware import Middleware
 from pages.ui import controls
 from pages.ui.i18n import has, t
 from pages.ui.serving import WARM_UP, Prefetch, no_delay_on_listeners
+from pages.ui.static_gzip import StaticGzip
 
 ROOT = Path(__file__).parent
 
@@ -101,4 +103,5 @@ async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
-    app = st.App(__file__, lifespan=warm_up_at_start, middleware=[Middleware(Prefetch)])
+    app = st.App(__file__, lifespan=warm_up_at_start,
+                 middleware=[Middleware(Prefetch), Middleware(StaticGzip)])
