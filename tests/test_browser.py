@@ -16,6 +16,7 @@ from conftest import ARTIFACTS, MY_PAGES, ROOT
 
 from pages.ui.i18n import text_for
 from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
+from tools import page_timing
 from tools.app_driver import (
     IDLE,
     MAIN_CHARTS,
@@ -408,3 +409,19 @@ def test_the_timing_probe_counts_a_rewritten_url_as_a_finished_run(browser, serv
     assert 0 < seconds < 60
     assert re.search(r"[?&]dk=128\b", page.url), page.url
     context.close()
+
+
+def test_a_new_tab_gets_the_apps_code_compressed_and_the_timing_tool_counts_and_throttles_it(
+        browser, server, monkeypatch):
+    """In Chromium, every script of a new tab arrives gzip-compressed (pages/ui/static_gzip.py):
+    the bytes on the wire are under a third of the scripts' size. page_timing's new tab counts what
+    it received, and with --network 2 Mbit/s it cannot have taken that much in less time."""
+    monkeypatch.setattr(page_timing, "NETWORK", {"mbit_s": 2.0, "rtt_ms": 40.0})
+    seconds, context, page = page_timing.first_render(browser, f"{server}/?lang=en", "phone", 120_000)
+    scripts = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(e => e.name.endsWith('.js')).map(e => [e.encodedBodySize, e.decodedBodySize])""")
+    context.close()
+    encoded, decoded = sum(e for e, _ in scripts), sum(d for _, d in scripts)
+    assert len(scripts) > 50 and encoded < decoded / 3, (len(scripts), encoded, decoded)
+    assert 0.5 < page.received_mb < decoded / 1e6, page.received_mb
+    assert seconds > page.received_mb * 8 / 2.0, (seconds, page.received_mb)

@@ -4,6 +4,7 @@
     python -m tools.page_timing --url http://127.0.0.1:8501 --no-cold saturation variance
     python -m tools.page_timing --path "lesson?step=3" --viewports phone --json
     python -m tools.page_timing --floor overview q-vs-k        # with Streamlit's own floor beside them
+    python -m tools.page_timing --no-cold --network 3.3 40 saturation  # a phone's share of a class's Wi-Fi
 
 For each page and viewport (desktop 1280×720, tall 1280×4200, phone 390×844 at 3× with touch):
 - cold: the first page a freshly started server serves (a new server per page and viewport;
@@ -62,13 +63,38 @@ def target_url(base: str, target: str, lang: str) -> str:
     return f"{base}/{path}{sep}lang={lang}"
 
 
-def first_render(browser: Any, url: str, viewport: str, timeout_ms: float, charts: bool = True
-                 ) -> tuple[float, Any, Any]:
-    """Open `url` in a new session; seconds to its first full render, and the open context and page."""
+# --network MBIT RTT_MS: every tab's connection as Chromium's network emulation makes it ({}: as is).
+NETWORK: dict[str, float] = {}
+
+
+def new_tab(browser: Any, viewport: str) -> tuple[Any, Any, list[int]]:
+    """A fresh browser profile and its page, under NETWORK; the list's one number counts the bytes
+    the page receives (HTTP bodies and headers as sent, websocket frames)."""
     context = browser.new_context(locale="en-US", **VIEWPORTS[viewport])
     page = context.new_page()
+    received = [0]
+    cdp = context.new_cdp_session(page)
+    cdp.send("Network.enable")
+    cdp.on("Network.loadingFinished", lambda e: received.__setitem__(0, received[0] + e["encodedDataLength"]))
+    cdp.on("Network.webSocketFrameReceived",
+           lambda e: received.__setitem__(0, received[0] + len(e["response"]["payloadData"])))
+    if NETWORK:
+        mbit, rtt_ms = NETWORK["mbit_s"], NETWORK["rtt_ms"]
+        cdp.send("Network.emulateNetworkConditions", {
+            "offline": False, "latency": rtt_ms, "downloadThroughput": mbit * 1e6 / 8,
+            "uploadThroughput": mbit * 1e6 / 8})
+    return context, page, received
+
+
+def first_render(browser: Any, url: str, viewport: str, timeout_ms: float, charts: bool = True
+                 ) -> tuple[float, Any, Any]:
+    """Open `url` in a new session; seconds to its first full render, and the open context and page
+    (the page's `received_mb`: what it had received by then)."""
+    context, page, received = new_tab(browser, viewport)
     page.goto(url, wait_until="commit", timeout=timeout_ms)
-    return wait_first_render(page, timeout_ms, charts) / 1000, context, page
+    seconds = wait_first_render(page, timeout_ms, charts) / 1000
+    page.received_mb = received[0] / 1e6
+    return seconds, context, page
 
 
 def reruns(page: Any, repeats: int, timeout_ms: float) -> tuple[float | None, list[float]]:
@@ -99,10 +125,9 @@ def cached_renders(browser: Any, base: str, target: str, viewport: str, lang: st
     """Seconds to the full render of `target` loaded in a browser that has shown another page of the
     app (its code and fonts in the HTTP cache): a new session, as a student's second link is."""
     source = "variance" if target == "overview" else "overview"
-    context = browser.new_context(locale="en-US", **VIEWPORTS[viewport])
+    context, page, _ = new_tab(browser, viewport)
     out = []
     try:
-        page = context.new_page()
         page.goto(target_url(base, source, lang), wait_until="commit", timeout=timeout_ms)
         wait_first_render(page, timeout_ms)
         for _ in range(repeats):
@@ -113,23 +138,28 @@ def cached_renders(browser: Any, base: str, target: str, viewport: str, lang: st
     return out
 
 
+Warm = tuple[list[float], list[float], float | None, list[float], list[float]]
+
+
 def measure_warm(browser: Any, base: str, target: str, viewport: str, args: argparse.Namespace,
-                 timeout_ms: float) -> tuple[list[float], list[float], float | None, list[float]]:
-    """(new-tab renders, cached renders, first rerun, cached reruns) of one page, in seconds."""
+                 timeout_ms: float) -> Warm:
+    """(new-tab renders, cached renders, first rerun, cached reruns) of one page, in seconds, and
+    the MB each new tab had received by its render's end."""
     url = target_url(base, target, args.lang)
-    warm, page, context = [], None, None
+    warm, mb, page, context = [], [], None, None
     try:
         for _ in range(args.repeats):
             if context is not None:
                 context.close()
             seconds, context, page = first_render(browser, url, viewport, timeout_ms, charted(target))
             warm.append(seconds)
+            mb.append(page.received_mb)
         first, cached = reruns(page, args.repeats, timeout_ms)
     finally:
         if context is not None:
             context.close()
     nav = cached_renders(browser, base, target, viewport, args.lang, args.repeats, timeout_ms)
-    return warm, nav, first, cached
+    return warm, nav, first, cached, mb
 
 
 def median(xs: list[float]) -> float | None:
@@ -196,7 +226,7 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                 for v in args.viewports:
                     for t in targets:
                         try:
-                            warm, nav, first, cached = measure_warm(browser, base, t, v, args, timeout_ms)
+                            warm, nav, first, cached, mb = measure_warm(browser, base, t, v, args, timeout_ms)
                         except Exception as exc:  # one page failing must not lose the others' figures
                             rows[(t, v)]["error"] = f"warm: {type(exc).__name__}: {str(exc)[:200]}"
                             print(f"warm {t:<14} {v:<8} FAILED {exc!s:.200}", file=sys.stderr)
@@ -205,14 +235,17 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                         row.update(warm_s=[round(x, 3) for x in warm], warm_median_s=median(warm),
                                    nav_s=[round(x, 3) for x in nav], nav_median_s=median(nav),
                                    rerun_s=[round(x, 3) for x in cached], rerun_median_s=median(cached),
-                                   rerun_new_s=None if first is None else round(first, 3))
-                        print(f"warm {t:<14} {v:<8} {row['warm_median_s']} s, cached {row['nav_median_s']} s,"
+                                   rerun_new_s=None if first is None else round(first, 3),
+                                   new_tab_mb=round(statistics.median(mb), 2))
+                        print(f"warm {t:<14} {v:<8} {row['warm_median_s']} s ({row['new_tab_mb']} MB),"
+                              f" cached {row['nav_median_s']} s,"
                               f" rerun {row['rerun_median_s']} s (new value {row['rerun_new_s']} s)",
                               file=sys.stderr)
                         load.append(os.getloadavg()[0])
         finally:
             browser.close()
     return {"url": args.url, "lang": args.lang, "repeats": args.repeats, "cpus": os.cpu_count(),
+            "network": dict(NETWORK) or None,
             "load_average_1min": {"min": round(min(load), 2), "max": round(max(load), 2)},
             "rows": floor + list(rows.values())}
 
@@ -222,14 +255,16 @@ def table(result: dict[str, Any]) -> str:
         return "—" if x is None else f"{x:.2f}"
 
     lines = [f"{'page':<16} {'viewport':<8} {'cold s':>7} {'new tab s':>10} {'cached s':>9} {'rerun s':>8}"
-             f" {'rerun new s':>12}"]
+             f" {'rerun new s':>12} {'new tab MB':>11}"]
     for r in result["rows"]:
         lines.append(f"{r['page']:<16} {r['viewport']:<8} {f(r['cold_s']):>7} {f(r.get('warm_median_s')):>10}"
                      f" {f(r.get('nav_median_s')):>9} {f(r.get('rerun_median_s')):>8}"
-                     f" {f(r.get('rerun_new_s')):>12}")
+                     f" {f(r.get('rerun_new_s')):>12} {f(r.get('new_tab_mb')):>11}")
     la = result["load_average_1min"]
     lines += [f"{r['page']} ({r['viewport']}): {r['error']}" for r in result["rows"] if r.get("error")]
-    lines.append(f"({result['cpus']} CPUs; 1-min load average {la['min']}–{la['max']} during the run)")
+    net = result.get("network")
+    where = "" if net is None else f"; every tab at {net['mbit_s']:g} Mbit/s, {net['rtt_ms']:g} ms round trip"
+    lines.append(f"({result['cpus']} CPUs; 1-min load average {la['min']}–{la['max']} during the run{where})")
     return "\n".join(lines)
 
 
@@ -249,8 +284,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout", type=float, default=180, help="seconds one render may take (default 180)")
     ap.add_argument("--floor", action="store_true",
                     help="also time Streamlit's own floor (tools/page_floor/), cold and in a new tab")
+    ap.add_argument("--network", nargs=2, type=float, metavar=("MBIT", "RTT_MS"),
+                    help="every tab's connection throttled by Chromium to MBIT Mbit/s each way and RTT_MS of"
+                         " round trip, e.g. a phone's share of a classroom's Wi-Fi: --network 3.3 40")
     ap.add_argument("--json", action="store_true", help="print one JSON object instead of the table")
     args = ap.parse_args(argv)
+    if args.network is not None:
+        if min(args.network) < 0 or args.network[0] == 0:
+            print("error: --network needs MBIT > 0 and RTT_MS ≥ 0", file=sys.stderr)
+            return 2
+        NETWORK.update(mbit_s=args.network[0], rtt_ms=args.network[1])
     unknown = [p for p in args.pages if p not in PAGES]
     if unknown or args.repeats < 1:
         print(f"error: unknown page {unknown[0]} (extra paths go in --path)" if unknown
