@@ -76,7 +76,8 @@ def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
     is 0, and asyncio disables Nagle's algorithm only on sockets whose protocol is IPPROTO_TCP. So
     on every connection after a response's first write (its headers) the body waited for the
     browser's delayed ACK: about 40 ms per file on a reused connection, for each of the hundred
-    files of the app's code. Linux and macOS give an accepted socket its listener's TCP_NODELAY.
+    files of the app's code. On Linux a connection takes its listener's TCP_NODELAY as it is
+    established (tests/test_serving.py); elsewhere, where it does not, nothing is lost.
     Where `fd_dir` cannot be listed nothing is changed (0)."""
     try:
         fds = [int(name) for name in os.listdir(fd_dir) if name.isdigit()]
