@@ -21,15 +21,15 @@ import hashlib
 import importlib.util
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-Scope = MutableMapping[str, Any]
+from pages.ui.serving import ASGIApp, Scope
+
 Receive = Callable[[], Awaitable[Any]]
 Send = Callable[[Any], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 # `…/static/js/name.js` under any base path: one folder of Streamlit's three, one plain file name.
 STATIC_PATH = re.compile(r"(?:^|/)static/(js|css|media)/([A-Za-z0-9_][A-Za-z0-9._-]*)$")
@@ -85,12 +85,12 @@ class StaticGzip:
         self._pending: dict[str, asyncio.Future[Compressed | None]] = {}  # compressions running
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        file = self._wanted(scope)
+        headers = dict(scope.get("headers") or [])
+        file = self._wanted(scope, headers)
         found = await self._compressed(file) if file is not None else None
         if found is None:
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
         if found.etag in headers.get(b"if-none-match", b""):
             await send({"type": "http.response.start", "status": 304,
                         "headers": [(b"etag", found.etag), (b"cache-control", CACHE_CONTROL),
@@ -104,7 +104,7 @@ class StaticGzip:
         await send({"type": "http.response.body",
                     "body": b"" if scope.get("method") == "HEAD" else found.body})
 
-    def _wanted(self, scope: Scope) -> str | None:
+    def _wanted(self, scope: Scope, headers: dict[bytes, bytes]) -> str | None:
         """The static file (relative to the folder) this request asks for compressed, or None."""
         if (scope.get("type") != "http" or scope.get("method") not in ("GET", "HEAD")
                 or self.directory is None):
@@ -112,7 +112,6 @@ class StaticGzip:
         match = STATIC_PATH.search(scope.get("path", ""))
         if match is None or Path(match.group(2)).suffix not in COMPRESSIBLE:
             return None
-        headers = dict(scope.get("headers") or [])
         if b"range" in headers or not accepts_gzip(headers.get(b"accept-encoding", b"")):
             return None
         return f"{match.group(1)}/{match.group(2)}"
