@@ -11,7 +11,7 @@ compressed (pages/ui/static_gzip.py).
 from __future__ import annotations
 
 import contextlib
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import streamlit as st
@@ -65,14 +65,16 @@ def build_pages() -> dict[str, list[st.Page]]:
             continue
         title_key = f"{topic}.nav"
         title = t(title_key) if has(title_key) else url_path.replace("-", " ").capitalize()
-        page = st.Page(file, title=title, icon=icon, url_path=url_path,
+        page = st.Page(ROOT / file, title=title, icon=icon, url_path=url_path,
                        default=url_path == DEFAULT_PAGE)
         sections.setdefault(t(f"common.section.{section}"), []).append(page)
     return sections
 
 
-def route() -> None:
-    """One run of the router: page config, sidebar, navigation, the page itself."""
+def route(page: Callable[[], None] | None = None) -> None:
+    """One run of the router: page config, sidebar, navigation, the page itself. `page`, when
+    given, is drawn instead of the page the URL names: everything else runs as for a page
+    (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
     warm_up_kernels()
     controls.begin_run()
@@ -84,7 +86,7 @@ def route() -> None:
     navigation = st.navigation(sections)
     controls.open_notice_area()
     try:
-        navigation.run()
+        navigation.run() if page is None else page()
     finally:
         controls.show_notices()
         controls.sync_url()
@@ -100,8 +102,9 @@ async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
     yield
 
 
+MIDDLEWARE = [Middleware(Prefetch), Middleware(StaticGzip)]
+
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
-    app = st.App(__file__, lifespan=warm_up_at_start,
-                 middleware=[Middleware(Prefetch), Middleware(StaticGzip)])
+    app = st.App(__file__, lifespan=warm_up_at_start, middleware=MIDDLEWARE)

@@ -12,7 +12,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, MY_PAGES, ROOT
+from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table
 
 from pages.ui.i18n import text_for
 from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
@@ -375,14 +375,25 @@ def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
 
 @pytest.mark.parametrize("name, script, charts", FLOOR_APPS)
 def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script, charts):
-    """`page_timing --floor` compares the pages with two reference apps; each must render its title
-    (and its one chart) in a browser, as a page of the app does, or the floor would mean nothing."""
+    """`page_timing --floor` compares the pages with three reference apps; each must render its title
+    (and its one chart) in a browser, as a page of the app does, or the floor would mean nothing.
+    The app shell is that chart inside the app's own router: its sidebar holds every page's link
+    and the shared controls, as on every page, and its server is the app's (code sent compressed)."""
     with serve(ARTIFACTS / f"floor-{script.stem}.log", script=script) as url:
         context, page = open_app(browser, f"{url}/", VIEWPORTS["phone"], charts=charts)
         drawn = page.locator(f"{MAIN_CHARTS} :is(canvas, svg)")
         assert drawn.count() == (1 if charts else 0), name
         assert page.locator('[data-testid="stException"]').count() == 0
         assert not overflow(page)
+        sidebar = page.locator('[data-testid="stSidebar"]')
+        if script.stem == "app_shell":
+            assert sidebar.locator('[data-testid="stSidebarNavLink"]').count() == len(page_table())
+            assert sidebar.locator('[data-testid="stSlider"]').count() == 2  # d_k and n
+            scripts = page.evaluate("""() => performance.getEntriesByType('resource')
+                .filter(e => e.name.endsWith('.js')).map(e => [e.encodedBodySize, e.decodedBodySize])""")
+            assert len(scripts) > 50 and sum(e for e, _ in scripts) < sum(d for _, d in scripts) / 3
+        else:
+            assert sidebar.count() == 0
         context.close()
 
 

@@ -16,9 +16,11 @@ For each page and viewport (desktop 1280×720, tall 1280×4200, phone 390×844 a
 - rerun: the sidebar's d_k moved one step with the keyboard (64 → 128 → 64 …) until the script
   has finished and the charts have stopped changing (median of --repeats; both values cached);
   "rerun new" is the first move to d_k = 128 on that server, computed from scratch.
-With --floor, two reference apps (tools/page_floor/: a title and a line of text; the same with one
-small Altair chart) are timed the same way, cold and in a new tab, as the named peer: what Streamlit
-itself costs on this machine, which no page of the app can beat.
+With --floor, three reference apps (tools/page_floor/) are timed the same way, cold and in a new
+tab: a title and a line of text, the same with one small Altair chart (the named peer: what
+Streamlit itself costs on this machine, which no page of the app can beat), and that chart inside
+app.py's router (the app shell: sidebar controls, navigation, URL sync, the app's server), what
+every page costs before its own content.
 A render ends when the title is shown, the app reports data-test-script-state=notRunning and
 every Vega chart holds its canvas; times are the page's own clock (ms since navigation).
 The server is started as the README says (`streamlit run app.py`). Timings on a shared, busy
@@ -167,7 +169,8 @@ def median(xs: list[float]) -> float | None:
 
 
 FLOOR_APPS = (("floor: empty", ROOT / "tools" / "page_floor" / "empty.py", False),
-              ("floor: one chart", ROOT / "tools" / "page_floor" / "one_chart.py", True))
+              ("floor: one chart", ROOT / "tools" / "page_floor" / "one_chart.py", True),
+              ("floor: app shell", ROOT / "tools" / "page_floor" / "app_shell.py", True))
 
 
 def measure_floor(browser: Any, args: argparse.Namespace, timeout_ms: float) -> list[dict[str, Any]]:
@@ -283,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--lang", default="en", choices=("en", "zh"))
     ap.add_argument("--timeout", type=float, default=180, help="seconds one render may take (default 180)")
     ap.add_argument("--floor", action="store_true",
-                    help="also time Streamlit's own floor (tools/page_floor/), cold and in a new tab")
+                    help="also time Streamlit's own floor and the app's shell (tools/page_floor/), cold"
+                         " and in a new tab")
     ap.add_argument("--network", nargs=2, type=float, metavar=("MBIT", "RTT_MS"),
                     help="every tab's connection throttled by Chromium to MBIT Mbit/s each way and RTT_MS of"
                          " round trip, e.g. a phone's share of a classroom's Wi-Fi: --network 3.3 40")
