@@ -373,6 +373,13 @@ def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
         context.close()
 
 
+def script_bytes(page) -> tuple[int, int, int]:
+    """(scripts, bytes on the wire, bytes decoded) of every script the page has loaded."""
+    sizes = page.evaluate("""() => performance.getEntriesByType('resource')
+        .filter(e => e.name.endsWith('.js')).map(e => [e.encodedBodySize, e.decodedBodySize])""")
+    return len(sizes), sum(e for e, _ in sizes), sum(d for _, d in sizes)
+
+
 @pytest.mark.parametrize("name, script, charts", FLOOR_APPS)
 def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script, charts):
     """`page_timing --floor` compares the pages with three reference apps; each must render its title
@@ -389,9 +396,8 @@ def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script,
         if script.stem == "app_shell":
             assert sidebar.locator('[data-testid="stSidebarNavLink"]').count() == len(page_table())
             assert sidebar.locator('[data-testid="stSlider"]').count() == 2  # d_k and n
-            scripts = page.evaluate("""() => performance.getEntriesByType('resource')
-                .filter(e => e.name.endsWith('.js')).map(e => [e.encodedBodySize, e.decodedBodySize])""")
-            assert len(scripts) > 50 and sum(e for e, _ in scripts) < sum(d for _, d in scripts) / 3
+            count, encoded, decoded = script_bytes(page)
+            assert count > 50 and encoded < decoded / 3
         else:
             assert sidebar.count() == 0
         context.close()
@@ -429,10 +435,8 @@ def test_a_new_tab_gets_the_apps_code_compressed_and_the_timing_tool_counts_and_
     it received, and with --network 2 Mbit/s it cannot have taken that much in less time."""
     monkeypatch.setattr(page_timing, "NETWORK", {"mbit_s": 2.0, "rtt_ms": 40.0})
     seconds, context, page = page_timing.first_render(browser, f"{server}/?lang=en", "phone", 120_000)
-    scripts = page.evaluate("""() => performance.getEntriesByType('resource')
-        .filter(e => e.name.endsWith('.js')).map(e => [e.encodedBodySize, e.decodedBodySize])""")
+    count, encoded, decoded = script_bytes(page)
     context.close()
-    encoded, decoded = sum(e for e, _ in scripts), sum(d for _, d in scripts)
-    assert len(scripts) > 50 and encoded < decoded / 3, (len(scripts), encoded, decoded)
+    assert count > 50 and encoded < decoded / 3, (count, encoded, decoded)
     assert 0.5 < page.received_mb < decoded / 1e6, page.received_mb
     assert seconds > page.received_mb * 8 / 2.0, (seconds, page.received_mb)

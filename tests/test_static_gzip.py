@@ -121,6 +121,16 @@ def test_a_class_asking_at_once_has_each_file_compressed_once(static):
     assert app.compressions == 1 and list(app.cached) == ["js/main.Ab12-x_.js"]
 
 
+def test_a_file_that_gains_nothing_is_tried_once_and_then_left_to_streamlit(static):
+    down = Downstream()
+    app = StaticGzip(down, directory=static)
+    for _ in range(3):
+        status, headers, body = asyncio.run(answer(app, request("/static/js/tiny.js")))
+        assert (status, body) == (200, b"streamlit") and b"content-encoding" not in headers
+    assert app.compressions == 1 and app.plain == {"js/tiny.js"} and app.cached == {}
+    assert down.paths == ["/static/js/tiny.js"] * 3
+
+
 def test_the_cache_is_bounded_and_a_file_beyond_it_is_still_sent_compressed(static):
     app = StaticGzip(Downstream(), directory=static, max_bytes=10)
     for _ in range(2):

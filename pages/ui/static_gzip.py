@@ -71,6 +71,9 @@ class Compressed:
     content_type: bytes
 
 
+PLAIN = Compressed(body=b"", etag=b"", content_type=b"")  # a file that gains nothing: sent as it is
+
+
 class StaticGzip:
     """ASGI middleware: GET and HEAD of Streamlit's text static files, gzip-compressed once."""
 
@@ -81,6 +84,7 @@ class StaticGzip:
         self.max_bytes = max_bytes
         self.cached: dict[str, Compressed] = {}
         self.cached_bytes = 0
+        self.plain: set[str] = set()  # files that gain nothing, left to Streamlit without a try
         self.compressions = 0  # files compressed so far (each once, however many ask at once)
         self._pending: dict[str, asyncio.Future[Compressed | None]] = {}  # compressions running
 
@@ -122,28 +126,34 @@ class StaticGzip:
         it). None where it cannot be had: Streamlit answers instead."""
         if file in self.cached:
             return self.cached[file]
+        if file in self.plain:
+            return None
         task = self._pending.get(file)
         if task is None:
             task = asyncio.ensure_future(asyncio.to_thread(self._compress, file))
             self._pending[file] = task
             task.add_done_callback(lambda done: self._keep(file, done))
         try:
-            return await asyncio.shield(task)
+            found = await asyncio.shield(task)
         except Exception:  # reading or compressing failed: Streamlit's own answer
             return None
+        return None if found is PLAIN else found
 
     def _keep(self, file: str, task: asyncio.Future[Compressed | None]) -> None:
-        """A compression ended: cache its result while the cache has room."""
+        """A compression ended: cache its result while the cache has room, and remember a file
+        that gains nothing (one of the folder's files, so the set stays small)."""
         del self._pending[file]
         if task.cancelled() or task.exception() is not None:
             return
         found = task.result()
-        if found is not None and self.cached_bytes + len(found.body) <= self.max_bytes:
+        if found is PLAIN:
+            self.plain.add(file)
+        elif found is not None and self.cached_bytes + len(found.body) <= self.max_bytes:
             self.cached[file] = found
             self.cached_bytes += len(found.body)
 
     def _compress(self, file: str) -> Compressed | None:
-        """Read and compress one file (None: no such file, or nothing gained)."""
+        """Read and compress one file (None: no such file; PLAIN: nothing gained)."""
         assert self.directory is not None
         path = self.directory / file
         try:
@@ -153,7 +163,7 @@ class StaticGzip:
         body = gzip.compress(data, compresslevel=9, mtime=0)
         self.compressions += 1
         if len(body) >= len(data):
-            return None
+            return PLAIN
         kind = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
         if kind.startswith("text/") or kind.endswith(("javascript", "json", "+xml")):
             kind += "; charset=utf-8"
