@@ -19,7 +19,7 @@ from starlette.middleware import Middleware
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
-from pages.ui.serving import WARM_UP, Prefetch, no_delay_on_listeners
+from pages.ui.serving import WARM_UP, no_delay_on_listeners
 from pages.ui.static_gzip import StaticGzip
 
 ROOT = Path(__file__).parent
@@ -102,7 +102,7 @@ async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
     yield
 
 
-MIDDLEWARE = [Middleware(Prefetch), Middleware(StaticGzip)]
+MIDDLEWARE = [Middleware(StaticGzip)]
 
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()

@@ -17,6 +17,17 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
+
+# The views that import torch as they open: (url_path, query key, value). Every page's default view
+# opens without it; its link asks for it with key=value.
+TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
+    ("gradients", "grad_check", "1"),
+    ("q-vs-k", "qk_grad", "1"),
+    ("beyond", "beyond_part", "init"),
+    ("cost", "cost_run", "1"),
+    ("training", "train_run", "1"),
+    ("real-model", "rm_run", "1"),
+)
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 

@@ -9,11 +9,10 @@ GPU (the backend "auto" picks CuPy on such a host).
 from __future__ import annotations
 
 import pytest
-from conftest import page_table, run_page
+from conftest import TORCH_VIEWS, page_table, run_page
 
 from core.backend import cupy_available, device_info
 from core.lesson import STEPS
-from pages.ui.serving import TORCH_VIEWS
 
 pytestmark = [pytest.mark.gpu,
               pytest.mark.skipif(not cupy_available(), reason="no CUDA GPU / CuPy not installed")]

@@ -13,10 +13,9 @@ from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
-from conftest import StreamlitServer, page_table
+from conftest import TORCH_VIEWS, StreamlitServer, page_table
 
 from pages.ui.i18n import text_for
-from pages.ui.serving import TORCH_VIEWS
 from pages.ui.shared_work import QUIET_S
 from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, charted, run_phase
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
@@ -232,8 +231,10 @@ def wait_mapped(pid: int, fragment: str, seconds: float) -> bool:
                     reason="reads the server's mapped files from /proc (Linux)")
 def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_view_needs_it():
     """`streamlit run app.py` serves app.py's st.App: its lifespan starts the warm-up with the server,
-    before any page is asked for, and its middleware starts torch's import as soon as a link to a view
-    that needs it is requested (here the page's HTML alone, as a browser asks before loading the code)."""
+    before any page is asked for. torch is loaded by the session of a view that needs it, not as its
+    link is requested (the page's HTML alone, as a browser asks before loading the code): started
+    then, its import held the interpreter while the server sent the browser the app's code, and the
+    link took longer to show (README, "Torch's import in the session that needs it")."""
     with StreamlitServer(log_name="hosting-warmup.log") as srv:
         pid = srv.proc.pid
         assert wait_mapped(pid, "/pandas/_libs/", 30), "the first modules were not loaded at start"
@@ -251,9 +252,24 @@ def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_vie
             assert r.status == 200  # its autograd check is closed: drawn only once opened
         time.sleep(1.0)
         assert not mapped(pid, "libtorch"), "the gradients page, its check closed, had torch loaded"
-        with urllib.request.urlopen(f"{srv.url}/gradients?lang=zh&grad_check=1", timeout=10) as r:
+        link = "/gradients?lang=zh&grad_check=1"
+        with urllib.request.urlopen(f"{srv.url}{link}", timeout=10) as r:
             assert r.status == 200
-        assert wait_mapped(pid, "libtorch", 30), "torch was not loaded once the gradients check was asked for"
+        time.sleep(1.0)
+        assert not mapped(pid, "libtorch"), "torch was loaded as the link was requested, before its session"
+
+        async def visit():
+            tab = BrowserTab(srv.url)
+            await tab.connect()
+            result = await tab.open(link, 300)
+            await tab.close()
+            return result
+
+        result = asyncio.run(visit())
+        assert result.status == "ok" and not result.exceptions, result.exceptions
+        agrees = text_for("gradients.check.ok", "zh").split("{")[0]
+        assert any(a.startswith(agrees) for a in result.alerts), result.alerts
+        assert mapped(pid, "libtorch"), "the check ran without torch"
 
 
 @pytest.fixture
@@ -265,7 +281,7 @@ def torch_switched_off(tmp_path):
 
 
 def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_off):
-    """The views of TORCH_VIEWS (the table by which the server loads torch early) each say why
+    """The views of TORCH_VIEWS (those that import torch as they open) each say why
     they cannot compute; every other page's default view works."""
     needs_torch = tuple(f"{page}?{key}={value}" for page, key, value in TORCH_VIEWS)
     needs_none = tuple("" if url_path == "overview" else url_path for _, url_path, *_ in page_table())

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import http.client
 import re
 import socket
@@ -13,35 +12,8 @@ import time
 import pytest
 from conftest import StreamlitServer
 
-from pages.ui.serving import TORCH_VIEWS, Prefetch, WarmUp, no_delay_on_listeners, opens_with_torch
+from pages.ui.serving import WarmUp, no_delay_on_listeners
 from pages.ui.shared_work import RunRegistry
-
-
-def view_link(page: str, key: str, value: str) -> tuple[str, str]:
-    return f"/{page}", f"{key}={value}"
-
-
-@pytest.mark.parametrize("view", TORCH_VIEWS, ids="-".join)
-def test_each_view_that_needs_torch_is_recognised_by_its_link_alone(view):
-    path, query = view_link(*view)
-    assert opens_with_torch(path, query)
-    assert opens_with_torch(f"/class/app{path}/", f"lang=zh&{query}&dk=512")
-
-
-@pytest.mark.parametrize("path, query", [
-    ("/", ""), ("/overview", "lang=zh"), ("/saturation", "dk=512"), ("/q-vs-k", ""),
-    ("/q-vs-k", "qk_grad=0"), ("/beyond", "beyond_part=corr"), ("/cost", ""), ("/training", "lang=zh"),
-    ("/static/js/index.js", ""), ("/_stcore/health", ""), ("/_stcore/stream", ""),
-    ("/precision", ""), ("/precision", "lang=zh&dk=4096"), ("/gradientsx", ""),
-    ("/overview", "page=gradients"), ("/gradients", ""), ("/gradients", "lang=zh&grad_check=0"),
-])
-def test_the_other_requests_do_not_ask_for_torch(path, query):
-    assert not opens_with_torch(path, query)
-
-
-def test_a_link_to_a_page_that_does_not_exist_does_not_ask_for_torch():
-    pages = {view for view, _, _ in TORCH_VIEWS}
-    assert not any(opens_with_torch(f"/{p}x", "") for p in pages)
 
 
 class Loader:
@@ -97,72 +69,46 @@ def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_
     assert loader.freezes == [["altair", "pandas"]], "frozen before the first page only, not after it"
 
 
-def test_a_view_that_needs_torch_has_it_loaded_at_once_even_while_a_page_runs():
+def test_torch_waits_for_the_quiet_time_however_long_a_page_runs():
     runs, loader = RunRegistry(), Loader()
-    w = warm_up(runs, loader, quiet_s=60)
-    run = in_a_run(runs, 3.0)
+    w = warm_up(runs, loader, quiet_s=0.2)
+    run = in_a_run(runs, 1.0)
     w.start()
-    time.sleep(0.3)
-    assert loader.names == ["altair", "pandas"]
-    w.hurry()
-    assert w.done.wait(2), "torch waited for the page to end and the quiet time"
-    assert loader.names[-1] == "torch"
+    time.sleep(0.8)
+    assert loader.names == ["altair", "pandas"], "torch loaded while a page ran"
     assert loader.freezes == [], "a page was running: its objects would have been frozen"
     run.join()
+    assert w.done.wait(5) and loader.names[-1] == "torch"
 
 
 def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     runs, loader = RunRegistry(), Loader(fail="pandas")
     w = warm_up(runs, loader)
-    w.hurry()
     w.start()
+    time.sleep(0.3)
+    in_a_run(runs, 0.05).join()
     assert w.done.wait(5)
     assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
-    assert loader.freezes == [["altair"], ["altair", "torch"]], "no page yet: frozen after each group"
+    assert loader.freezes == [["altair"]], "no page yet: frozen after the first group only"
 
 
-def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time_or_a_signal():
+def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
     runs = RunRegistry()
-    hurry = threading.Event()
-    threading.Timer(0.3, hurry.set).start()
-    assert 0.25 <= runs.wait_quiet(10, until=hurry) < 2, "no run yet: it waits until the signal"
+    waited: list[float] = []
+    waiter = threading.Thread(target=lambda: waited.append(runs.wait_quiet(0.2)))
+    start = time.monotonic()
+    waiter.start()
+    time.sleep(0.5)
+    assert waiter.is_alive(), "no run yet: it keeps waiting"
+    in_a_run(runs, 0.3).join()
+    waiter.join(5)
+    assert waited and time.monotonic() - start >= 0.5 + 0.3 + 0.2 - 0.05, "the run, then the quiet time"
     run = in_a_run(runs, 0.3)
     start = time.monotonic()
-    waited = runs.wait_quiet(0.2)
+    runs.wait_quiet(0.2)
     run.join()
-    assert waited >= 0.45 and time.monotonic() - start >= 0.45, "the run (0.3 s), then the quiet time"
+    assert time.monotonic() - start >= 0.45, "a run in progress: its end, then the quiet time"
     assert runs.wait_quiet(0.2) < 0.1, "quiet long enough already"
-
-
-def test_the_middleware_hurries_only_for_a_view_that_needs_torch_and_passes_every_request_on():
-    seen: list[dict] = []
-
-    async def app(scope, receive, send):
-        seen.append(scope)
-        await send({"type": "done", "path": scope.get("path")})
-
-    sent: list[dict] = []
-
-    async def send(message):
-        sent.append(message)
-
-    async def receive():
-        return {}
-
-    runs = RunRegistry()
-    w = WarmUp(first=(), late=(), runs=runs, load=Loader(), freeze=lambda: None)
-    mw = Prefetch(app, warm_up=w)
-    requests = [{"type": "lifespan"}, {"type": "websocket", "path": "/precision", "query_string": b""},
-                {"type": "http", "path": "/", "query_string": b"lang=zh"},
-                {"type": "http", "path": "/static/js/index.js", "query_string": b""},
-                {"type": "http", "path": "/q-vs-k", "query_string": b"lang=zh"}]
-    for scope in requests:
-        asyncio.run(mw(scope, receive, send))
-    assert not w.soon.is_set()
-    asyncio.run(mw({"type": "http", "path": "/q-vs-k", "query_string": b"lang=zh&qk_grad=1"}, receive, send))
-    assert w.soon.is_set()
-    assert len(seen) == len(sent) == len(requests) + 1, "every request reaches the app, unchanged"
-    assert seen[-1]["query_string"] == b"lang=zh&qk_grad=1"
 
 
 def nodelay(sock: socket.socket) -> bool:

@@ -343,19 +343,15 @@ class RunRegistry:
                 return None
             return self._ended
 
-    def wait_quiet(self, quiet_s: float, poll_s: float = 0.05, until: threading.Event | None = None
-                   ) -> float:
-        """Block until at least one run has ended and none has run for `quiet_s` seconds, or until
-        `until` is set; the seconds waited. For background work that would compete with a page for
-        the interpreter."""
+    def wait_quiet(self, quiet_s: float, poll_s: float = 0.05) -> float:
+        """Block until at least one run has ended and none has run for `quiet_s` seconds; the
+        seconds waited. For background work that would compete with a page for the interpreter."""
         start = time.monotonic()
-        until = until or threading.Event()
-        while not until.is_set():
+        while True:
             ended = self.quiet_since()
             if ended is not None and time.monotonic() - ended >= quiet_s:
-                break
-            until.wait(poll_s if ended is None else max(poll_s, ended + quiet_s - time.monotonic()))
-        return time.monotonic() - start
+                return time.monotonic() - start
+            time.sleep(poll_s if ended is None else max(poll_s, ended + quiet_s - time.monotonic()))
 
     def others(self) -> int:
         """Runs in progress in other threads (other sessions)."""
