@@ -28,6 +28,7 @@ TORCH_VIEWS: tuple[tuple[str, str, str], ...] = (
     ("training", "train_run", "1"),
     ("real-model", "rm_run", "1"),
 )
+
 if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
