@@ -41,6 +41,15 @@ def double_dk(tab: BrowserTab) -> None:
     values.append(str(2 * now))
 
 
+async def open_in_new_tab(url: str, link: str, timeout: float) -> tuple:
+    """Open `link` as a new tab does; (its result, the closed tab)."""
+    tab = BrowserTab(url)
+    await tab.connect()
+    result = await tab.open(link, timeout)
+    await tab.close()
+    return result, tab
+
+
 def cpu_seconds(pid: int) -> float:
     """User + system CPU time of a process so far (from /proc/PID/stat)."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
@@ -83,14 +92,7 @@ def test_the_first_request_of_a_fresh_server_finds_the_first_page_file_by_name()
     legacy page, which declares the folder and reruns through app.py. Had that declaration made the
     first file its default page (the root link's), the name would have found no page."""
     with StreamlitServer(log_name="hosting-first-file.log") as srv:
-        async def first():
-            tab = BrowserTab(srv.url)
-            await tab.connect()
-            result = await tab.open("/beyond?lang=zh", 600)
-            await tab.close()
-            return result, tab
-
-        result, tab = asyncio.run(first())
+        result, tab = asyncio.run(open_in_new_tab(srv.url, "/beyond?lang=zh", 600))
     assert result.status == "ok" and not result.exceptions, result
     assert not result.page_not_found and result.charts > 0, result
     assert tab.page_hash == tab.pages["beyond"]
@@ -257,15 +259,7 @@ def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_vie
             assert r.status == 200
         time.sleep(1.0)
         assert not mapped(pid, "libtorch"), "torch was loaded as the link was requested, before its session"
-
-        async def visit():
-            tab = BrowserTab(srv.url)
-            await tab.connect()
-            result = await tab.open(link, 300)
-            await tab.close()
-            return result
-
-        result = asyncio.run(visit())
+        result, _ = asyncio.run(open_in_new_tab(srv.url, link, 300))
         assert result.status == "ok" and not result.exceptions, result.exceptions
         agrees = text_for("gradients.check.ok", "zh").split("{")[0]
         assert any(a.startswith(agrees) for a in result.alerts), result.alerts
@@ -287,15 +281,10 @@ def test_without_torch_the_other_pages_work_and_the_rest_say_why(torch_switched_
     needs_none = tuple("" if url_path == "overview" else url_path for _, url_path, *_ in page_table())
     langs = {path: ("zh" if i % 2 else "en") for i, path in enumerate((*needs_none, *needs_torch))}
     with StreamlitServer(env={"PYTHONPATH": torch_switched_off}, log_name="hosting-notorch.log") as srv:
-        async def visit(path: str, lang: str):
-            tab = BrowserTab(srv.url)
-            await tab.connect()
-            result = await tab.open(f"/{path}{'&' if '?' in path else '?'}lang={lang}", 600)
-            await tab.close()
-            return result
-
         async def go():
-            return {path: await visit(path, lang) for path, lang in langs.items()}
+            return {path: (await open_in_new_tab(srv.url, f"/{path}{'&' if '?' in path else '?'}lang={lang}",
+                                                 600))[0]
+                    for path, lang in langs.items()}
 
         results = asyncio.run(go())
     notice = {lang: text_for("hosting.torch_missing", lang).split("(")[0].split("（")[0]

@@ -81,7 +81,6 @@ class WarmUp:
                  freeze: Callable[[], object] = freeze_libraries) -> None:
         self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
         self._freeze = freeze
-        self.frozen = 0  # how many times the libraries were frozen
         self.loaded: list[str] = []
         self.done = threading.Event()
         self._started = False
@@ -102,7 +101,6 @@ class WarmUp:
             self._import(self.first)
             if self.runs.started == 0:
                 self._freeze()
-                self.frozen += 1
             self.runs.wait_quiet(self.quiet_s)
             self._import(self.late)
             torch_threads()
