@@ -3,9 +3,10 @@
 Run with `streamlit run app.py`. Pages live in pages/ (registered below, never auto-discovered);
 the compute they show lives in core/. Streamlit runs this file (as __main__) for every page a
 session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
-and serves that: Streamlit's own server, with a lifespan and a middleware that load the libraries
-before the first page asks for them (pages/ui/serving.py), and one that sends Streamlit's code
-compressed (pages/ui/static_gzip.py).
+and serves that: Streamlit's own server, with a lifespan that loads the libraries before the first
+page asks for them (pages/ui/serving.py), a middleware that sends Streamlit's code compressed
+(pages/ui/static_gzip.py) and one that tells a page's link where the server is
+(pages/ui/page_base.py).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from starlette.middleware import Middleware
 
 from pages.ui import controls
 from pages.ui.i18n import has, t
+from pages.ui.page_base import PageBase
 from pages.ui.serving import WARM_UP, no_delay_on_listeners
 from pages.ui.static_gzip import StaticGzip
 
@@ -102,7 +104,9 @@ async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
     yield
 
 
-MIDDLEWARE = [Middleware(StaticGzip)]
+MIDDLEWARE = [Middleware(StaticGzip),
+              Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE],
+                         base_url_path=st.get_option("server.baseUrlPath") or "")]
 
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()

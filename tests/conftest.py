@@ -50,13 +50,15 @@ def page_table() -> list[tuple[str, str, str, str, str]]:
 
 class StreamlitServer:
     """`streamlit run app.py` on a loopback port, as the README starts it (headless), in its own
-    process group; `start()` waits for /_stcore/health, `stop()` ends the group."""
+    process group; `start()` waits for /_stcore/health, `stop()` ends the group. With `base`, the
+    server is mounted there (`--server.baseUrlPath`) and `url` includes it."""
 
     def __init__(self, port: int | None = None, env: dict[str, str] | None = None,
-                 log_name: str = "streamlit-server.log", args: tuple[str, ...] = ()) -> None:
+                 log_name: str = "streamlit-server.log", args: tuple[str, ...] = (), base: str = "") -> None:
         self.port = port or free_port()
-        self.url = f"http://127.0.0.1:{self.port}"
-        self.env, self.log_name, self.args = env, log_name, args
+        self.url = f"http://127.0.0.1:{self.port}" + (f"/{base}" if base else "")
+        self.env, self.log_name = env, log_name
+        self.args = (*args, "--server.baseUrlPath", base) if base else args
         self.proc = None
 
     def start(self, timeout: float = 90) -> StreamlitServer:
