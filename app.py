@@ -48,6 +48,10 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
+# The browser tab's icon. An emoji, which Streamlit's frontend draws in the page itself: a Material
+# icon there is fetched from fonts.gstatic.com, the one request a page made to another server (a
+# class's network may not reach it, nor may a reader in mainland China).
+PAGE_ICON = "➗"
 
 
 @st.cache_resource(show_spinner=False)
@@ -77,7 +81,7 @@ def route(page: Callable[[], None] | None = None) -> None:
     """One run of the router: page config, sidebar, navigation, the page itself. `page`, when
     given, is drawn instead of the page the URL names: everything else runs as for a page
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
-    st.set_page_config(page_title=t("common.app_title"), page_icon=":material/functions:", layout="wide")
+    st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     warm_up_kernels()
     controls.begin_run()
     controls.seed_language()

@@ -7,7 +7,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, StreamlitServer
+from conftest import ARTIFACTS, StreamlitServer, page_table
 from test_browser import _require_browser
 
 from pages.ui.i18n import text_for
@@ -157,3 +157,26 @@ def test_switching_language_keeps_the_chosen_scales(browser):
         assert page.locator(EXCEPTION).count() == 0
         page.screenshot(path=str(ARTIFACTS / "hosting-language-switch.png"))
         context.close()
+
+
+def test_every_page_asks_only_its_own_server(browser):
+    """A class's network may reach nothing but the server (nor may a reader in mainland China reach
+    Google's): each page, a lesson step and a check link ask no other host for anything, the tab's
+    icon included (a Material icon there was fetched from fonts.gstatic.com)."""
+    links = [*(row[1] for row in page_table()), "lesson?step=8", "gradients?grad_check=1"]
+    with StreamlitServer(log_name="hosting-browser-hosts.log") as srv:
+        context = browser.new_context(viewport={"width": 1280, "height": 720}, locale="en-US")
+        page = context.new_page()
+        elsewhere: list[str] = []
+        page.on("request", lambda r: elsewhere.append(r.url)
+                if urlsplit(r.url).scheme in ("http", "https", "ws", "wss")
+                and urlsplit(r.url).netloc != urlsplit(srv.url).netloc else None)
+        for link in links:
+            page.goto(f"{srv.url}/{link}", wait_until="commit")
+            wait_idle(page, timeout_ms=300_000, charts=False)
+            assert page.locator(EXCEPTION).count() == 0, link
+        page.wait_for_timeout(500)  # the tab's icon is set once the page config has arrived
+        assert page.evaluate("() => document.querySelector(\"link[rel='shortcut icon']\").href"
+                             ).startswith("data:image/svg+xml")
+        context.close()
+    assert elsewhere == []
