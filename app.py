@@ -5,8 +5,8 @@ the compute they show lives in core/. Streamlit runs this file (as __main__) for
 session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
 and serves that: Streamlit's own server, with a lifespan that loads the libraries before the first
 page asks for them (pages/ui/serving.py), a middleware that sends Streamlit's code compressed
-(pages/ui/static_gzip.py) and one that tells a page's link where the server is
-(pages/ui/page_base.py).
+(pages/ui/static_gzip.py) and one that tells a page's link where the server is and sends the
+default page's own path to the root (pages/ui/page_base.py).
 """
 
 from __future__ import annotations
@@ -109,7 +109,7 @@ async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
 
 
 MIDDLEWARE = [Middleware(StaticGzip),
-              Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE],
+              Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
                          base_url_path=st.get_option("server.baseUrlPath") or "")]
 
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens

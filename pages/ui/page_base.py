@@ -16,6 +16,12 @@ is the page the server saw, and never replaces a value already set. Everything e
 unchanged: other paths, the root, a base path's own root that happens to share a page's name, any
 answer but a whole HTML page.
 
+The default page's own path (`/overview`) is sent to the root (`/`) instead, by a redirect relative to
+the URL the browser asked for (a prefix of a proxy's kept): Streamlit gives the default page no path
+of its own, so a session opened there asked for a page named `overview`, was told "page not found",
+and the dialog saying so stayed on the screen whenever it reached the browser before the app's next
+run (9 of 48 new tabs in three runs); the app then showed the default page at `/` anyway.
+
 Nothing here imports Streamlit.
 """
 
@@ -54,15 +60,17 @@ def with_script(html: bytes, script: bytes) -> bytes | None:
 class PageBase:
     """ASGI middleware: the base-URL script in the HTML of a GET for one of `pages`."""
 
-    def __init__(self, app: ASGIApp, pages: Iterable[str], base_url_path: str = "") -> None:
+    def __init__(self, app: ASGIApp, pages: Iterable[str], base_url_path: str = "",
+                 default: str | None = None) -> None:
         self.app = app
         self.pages = frozenset(pages)
+        self.default = default
         self.prefix = "/" + base_url_path.strip("/") if base_url_path.strip("/") else ""
 
     def page_of(self, scope: Scope) -> str | None:
         """The app's page this request asks for (its path is the server's base path and one of
         the pages, nothing more), or None."""
-        if scope.get("type") != "http" or scope.get("method") != "GET":
+        if scope.get("type") != "http" or scope.get("method") not in ("GET", "HEAD"):
             return None
         path = scope.get("path", "")
         if not path.startswith(self.prefix + "/"):
@@ -72,7 +80,10 @@ class PageBase:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         page = self.page_of(scope)
-        if page is None:
+        if page is not None and page == self.default:
+            await _to_root(scope, send)
+            return
+        if page is None or scope.get("method") != "GET":
             await self.app(scope, receive, send)
             return
         script = base_script(page)
@@ -104,6 +115,16 @@ class PageBase:
             await send({"type": "http.response.body", "body": body})
 
         await self.app(scope, receive, send_page)
+
+
+async def _to_root(scope: Scope, send: Send) -> None:
+    """A temporary redirect from the default page's path to the root, its query kept. Relative
+    (`./?lang=zh` from `/overview`), so it lands on the root the browser knows, behind a proxy too."""
+    query = scope.get("query_string", b"")
+    location = b"./" + (b"?" + query if query else b"")
+    await send({"type": "http.response.start", "status": 302, "headers": [
+        (b"location", location), (b"cache-control", b"no-cache"), (b"content-length", b"0")]})
+    await send({"type": "http.response.body", "body": b""})
 
 
 def _is_html(headers: list[tuple[bytes, bytes]]) -> bool:
