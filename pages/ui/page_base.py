@@ -17,7 +17,7 @@ unchanged: other paths, the root, a base path's own root that happens to share a
 answer but a whole HTML page.
 
 The default page's own path (`/overview`) is sent to the root (`/`) instead, by a redirect relative to
-the URL the browser asked for (a prefix of a proxy's kept): Streamlit gives the default page no path
+the URL the browser asked for (so a proxy's prefix is kept): Streamlit gives the default page no path
 of its own, so a session opened there asked for a page named `overview`, was told "page not found",
 and the dialog saying so stayed on the screen whenever it reached the browser before the app's next
 run (9 of 48 new tabs in three runs); the app then showed the default page at `/` anyway.
@@ -58,7 +58,8 @@ def with_script(html: bytes, script: bytes) -> bytes | None:
 
 
 class PageBase:
-    """ASGI middleware: the base-URL script in the HTML of a GET for one of `pages`."""
+    """ASGI middleware: the base-URL script in the HTML of a GET for one of `pages`; a redirect to
+    the root for `default`'s own path."""
 
     def __init__(self, app: ASGIApp, pages: Iterable[str], base_url_path: str = "",
                  default: str | None = None) -> None:
