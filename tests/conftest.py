@@ -40,6 +40,23 @@ def free_port() -> int:
 
 
 
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright, one per test module; a test that asks for it skips,
+    saying why, where it is missing. (Modules that start a server with theirs define their own.)"""
+    from tools.app_driver import browser_missing, launch_chromium
+
+    why = browser_missing()
+    if why:
+        pytest.skip(f"BROWSER TEST SKIPPED: {why}")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = launch_chromium(p)
+        yield b
+        b.close()
+
+
 def page_table() -> list[tuple[str, str, str, str, str]]:
     """PAGE_TABLE read from app.py without running it (it is a literal list)."""
     tree = ast.parse((ROOT / "app.py").read_text(encoding="utf-8"))

@@ -8,7 +8,6 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, StreamlitServer, page_table
-from test_browser import _require_browser
 
 from pages.ui.i18n import text_for
 from tools.app_driver import wait_idle
@@ -23,18 +22,6 @@ HOSTILE = ("saturation?dtype=[Session expired - log in here](https://example.com
            "&trials=**BOLD**&seed=$$x^2$$")
 EXCEPTION = '[data-testid="stException"]'
 VIEWPORT = {"width": 1440, "height": 4200}  # tall: the whole page painted in the screenshots
-
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
-        yield b
-        b.close()
 
 
 def query(page) -> dict[str, list[str]]:

@@ -10,7 +10,6 @@ import http.client
 
 import pytest
 from conftest import StreamlitServer, page_table
-from test_browser import _require_browser
 
 from pages.ui.i18n import text_for
 from pages.ui.page_base import ETAG_SUFFIX, PageBase, base_script, with_script
@@ -150,18 +149,6 @@ def test_every_page_of_the_app_is_one_the_server_knows():
 
 
 # ---------------------------------------------------------------- in Chromium
-
-@pytest.fixture(scope="module")
-def browser():
-    _require_browser()
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path="/usr/bin/chromium",
-                              args=["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run"])
-        yield b
-        b.close()
-
 
 @pytest.mark.browser
 @pytest.mark.parametrize("url, expected", [
