@@ -10,6 +10,8 @@ import http.client
 
 import pytest
 from conftest import StreamlitServer, page_table
+from test_static_gzip import answer as answered
+from test_static_gzip import request
 
 from pages.ui.i18n import text_for
 from pages.ui.page_base import ETAG_SUFFIX, PageBase, base_script, with_script
@@ -46,29 +48,15 @@ class Downstream:
             await send({"type": "http.response.body", "body": piece, "more_body": i < len(pieces) - 1})
 
 
-def request(path: str, method: str = "GET") -> dict:
-    return {"type": "http", "method": method, "path": path, "headers": [(b"accept-encoding", b"gzip")]}
-
-
-def answer(app, scope: dict) -> tuple[int, dict[bytes, bytes], bytes, int]:
-    """Status, headers, body and the number of messages the app sent."""
-    messages: list[dict] = []
-
-    async def receive():
-        return {"type": "http.request"}
-
-    async def send(message):
-        messages.append(message)
-
-    asyncio.run(app(scope, receive, send))
-    return (messages[0]["status"], dict(messages[0]["headers"]),
-            b"".join(m.get("body", b"") for m in messages[1:]), len(messages))
+def answer(app, scope: dict) -> tuple[int, dict[bytes, bytes], bytes]:
+    """Status, headers and body of the app's answer to `scope`."""
+    return asyncio.run(answered(app, scope))
 
 
 @pytest.mark.parametrize("encoding, parts", [(None, 1), (None, 3), (b"gzip", 1), (b"gzip", 4)])
 def test_a_pages_html_gets_the_script_first_in_its_head(encoding, parts):
     down = Downstream(encoding=encoding, parts=parts)
-    status, headers, body, _ = answer(PageBase(down, PAGES), request("/saturation"))
+    status, headers, body = answer(PageBase(down, PAGES), request("/saturation"))
     assert status == 200 and down.paths == ["/saturation"]
     assert int(headers[b"content-length"]) == len(body)
     assert headers[b"etag"] == b'"abc' + ETAG_SUFFIX + b'"' and headers[b"cache-control"] == b"no-cache"
@@ -106,7 +94,7 @@ def test_under_a_base_path_only_its_pages_get_the_script():
 ], ids=lambda x: f"{x.get('method')} {x.get('path')}" if isinstance(x, dict) else "")
 def test_everything_else_passes_unchanged(scope, down):
     expected = down.body
-    status, headers, body, _ = answer(PageBase(down, PAGES), scope)
+    status, headers, body = answer(PageBase(down, PAGES), scope)
     assert status == down.status and body == expected and headers[b"etag"] == b'"abc"'
     assert down.paths == [scope["path"]]
 
@@ -120,7 +108,7 @@ def test_everything_else_passes_unchanged(scope, down):
 def test_the_default_pages_own_path_is_sent_to_the_root(base, path, query, location, method):
     down = Downstream()
     app = PageBase(down, PAGES, base_url_path=base, default="overview")
-    status, headers, body, _ = answer(app, {**request(path, method), "query_string": query})
+    status, headers, body = answer(app, {**request(path, method), "query_string": query})
     assert (status, headers[b"location"], body, down.paths) == (302, location, b"", [])
     assert headers[b"cache-control"] == b"no-cache"
     # the root itself, other pages, and the path under another base go on as before

@@ -64,7 +64,7 @@ class PageBase:
     def __init__(self, app: ASGIApp, pages: Iterable[str], base_url_path: str = "",
                  default: str | None = None) -> None:
         self.app = app
-        self.pages = frozenset(pages)
+        self.scripts = {page: base_script(page) for page in pages}  # each page's, made once
         self.default = default
         self.prefix = "/" + base_url_path.strip("/") if base_url_path.strip("/") else ""
 
@@ -77,7 +77,7 @@ class PageBase:
         if not path.startswith(self.prefix + "/"):
             return None
         page = path[len(self.prefix) + 1:]
-        return page if page in self.pages else None
+        return page if page in self.scripts else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         page = self.page_of(scope)
@@ -87,7 +87,7 @@ class PageBase:
         if page is None or scope.get("method") != "GET":
             await self.app(scope, receive, send)
             return
-        script = base_script(page)
+        script = self.scripts[page]
         held: dict | None = None  # a whole HTML page's start, sent with its changed body
         chunks: list[bytes] = []
 
