@@ -3,16 +3,21 @@
 from __future__ import annotations
 
 import http.client
+import importlib
+import json
 import re
 import socket
+import subprocess
 import sys
+import textwrap
 import threading
 import time
+from pathlib import Path
 
 import pytest
 from conftest import StreamlitServer
 
-from pages.ui.serving import WarmUp, no_delay_on_listeners
+from pages.ui.serving import StepAside, WarmUp, no_delay_on_listeners
 from pages.ui.shared_work import RunRegistry
 
 
@@ -27,6 +32,9 @@ class Loader:
     def freeze(self) -> None:
         self.freezes.append(list(self.names))
 
+    def preload(self, name: str) -> None:
+        self.names.append(f"preload {name}")
+
     def __call__(self, name: str) -> object:
         if name == self.fail:
             raise ImportError(f"{name} is switched off here")
@@ -36,7 +44,7 @@ class Loader:
 
 def warm_up(runs: RunRegistry, loader: Loader, quiet_s: float = 0.2) -> WarmUp:
     return WarmUp(first=("altair", "pandas"), late=("torch",), runs=runs, quiet_s=quiet_s, load=loader,
-                  freeze=loader.freeze)
+                  freeze=loader.freeze, preload=loader.preload)
 
 
 def in_a_run(runs: RunRegistry, seconds: float) -> threading.Thread:
@@ -64,7 +72,7 @@ def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_
     ended = time.monotonic()
     assert w.done.wait(5)
     waited = time.monotonic() - ended
-    assert loader.names == ["altair", "pandas", "torch"]
+    assert loader.names == ["altair", "pandas", "preload torch", "torch"], "its libraries, then torch"
     assert waited >= 0.15, f"torch loaded {waited:.2f} s after the page, before the quiet time (0.2 s)"
     assert loader.freezes == [["altair", "pandas"]], "frozen before the first page only, not after it"
 
@@ -88,7 +96,7 @@ def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     time.sleep(0.3)
     in_a_run(runs, 0.05).join()
     assert w.done.wait(5)
-    assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
+    assert loader.names == ["altair", "preload torch", "torch"] and w.loaded == ["altair", "torch"]
     assert loader.freezes == [["altair"]], "no page yet: frozen after the first group only"
 
 
@@ -109,6 +117,153 @@ def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
     run.join()
     assert time.monotonic() - start >= 0.45, "a run in progress: its end, then the quiet time"
     assert runs.wait_quiet(0.2) < 0.1, "quiet long enough already"
+
+
+def slow_package(root: Path, name: str, modules: int, seconds: float) -> None:
+    """A package whose import executes `modules` submodules one after the other; each records when
+    it started executing (in the package's `started`) and then takes `seconds`."""
+    pkg = root / name
+    pkg.mkdir()
+    body = (f"import time\nfrom {name} import started\n\n"
+            f"started.append(time.monotonic())\ntime.sleep({seconds})\n")
+    for i in range(modules):
+        (pkg / f"m{i}.py").write_text(body)
+    submodules = "".join(f"from . import m{i}\n" for i in range(modules))
+    (pkg / "__init__.py").write_text("started = []\n" + submodules)
+
+
+@pytest.fixture
+def packages(tmp_path):
+    sys.path.insert(0, str(tmp_path))
+    yield tmp_path
+    sys.path.remove(str(tmp_path))
+    for name in [m for m in sys.modules if m.startswith("slowpkg")]:
+        del sys.modules[name]
+
+
+def import_in_thread(step: StepAside, name: str) -> tuple[threading.Thread, list[object]]:
+    out: list[object] = []
+    th = threading.Thread(target=lambda: out.append(step.load(importlib.import_module, name)))
+    th.start()
+    return th, out
+
+
+def test_a_background_import_waits_before_each_module_while_a_page_runs_and_until_it_is_drawn(packages):
+    slow_package(packages, "slowpkg_a", modules=6, seconds=0.05)
+    runs = RunRegistry()
+    in_a_run(runs, 0.01).join()  # the warm-up imports after a first run has ended
+    time.sleep(0.2)
+    step = StepAside(runs, settle_s=0.15, longest_s=2.0)
+    th, out = import_in_thread(step, "slowpkg_a")
+    time.sleep(0.02)  # the first module is executing
+    run = in_a_run(runs, 0.4)
+    run.join()
+    ended = time.monotonic()
+    th.join(5)
+    started = out[0].started
+    during = [t for t in started[1:] if t < ended + 0.15 - 0.01]
+    assert not during, f"{len(during)} module(s) executed while the page ran or was being drawn"
+    assert len(started) == 6 and step.waits == 1 and 0.4 <= step.waited_s < 1.0 and not step.gave_up
+    assert sys.getprofile() is None, "the test's own thread was never profiled"
+
+
+def test_a_background_import_stops_waiting_for_a_run_that_lasts_too_long(packages):
+    """A heavy page, or one that needs the module being imported (it waits on its import lock):
+    the import goes on after `longest_s` instead of waiting for it."""
+    slow_package(packages, "slowpkg_b", modules=4, seconds=0.02)
+    runs = RunRegistry()
+    in_a_run(runs, 0.01).join()
+    step = StepAside(runs, settle_s=0.05, longest_s=0.3)
+    run = in_a_run(runs, 3.0)
+    time.sleep(0.05)
+    start = time.monotonic()
+    th, out = import_in_thread(step, "slowpkg_b")
+    th.join(5)
+    took = time.monotonic() - start
+    assert run.is_alive(), "the import finished while the long run still ran"
+    assert step.gave_up and step.waits == 1 and 0.3 <= took < 1.5
+    assert len(out[0].started) == 4
+    run.join()
+
+
+def test_a_background_import_goes_on_at_once_when_the_page_needs_what_it_imports(packages):
+    """A page that imports the package being imported waits for it on its import lock: the import
+    stops stepping aside at once instead of after `longest_s`."""
+    slow_package(packages, "slowpkg_d", modules=6, seconds=0.05)
+    runs = RunRegistry()
+    in_a_run(runs, 0.01).join()
+    time.sleep(0.2)
+    step = StepAside(runs, settle_s=0.05, longest_s=3.0)
+    th, out = import_in_thread(step, "slowpkg_d")
+    time.sleep(0.02)  # the first module is executing
+    got: list[float] = []
+
+    def page() -> None:
+        runs.start()
+        start = time.monotonic()
+        importlib.import_module("slowpkg_d")
+        got.append(time.monotonic() - start)
+        runs.end()
+
+    run = threading.Thread(target=page)
+    run.start()
+    run.join(5)
+    th.join(5)
+    assert step.gave_up and got and got[0] < 1.0, f"the page waited {got} s for the import"
+    assert len(out[0].started) == 6
+
+
+def test_a_background_import_without_pages_does_not_wait(packages):
+    slow_package(packages, "slowpkg_c", modules=5, seconds=0.0)
+    runs = RunRegistry()
+    in_a_run(runs, 0.01).join()
+    time.sleep(0.2)
+    step = StepAside(runs, settle_s=0.1)
+    th, out = import_in_thread(step, "slowpkg_c")
+    th.join(5)
+    assert len(out[0].started) == 5 and step.waits == 0 and not step.gave_up
+
+
+PRELOAD_CHILD = textwrap.dedent("""
+    import json, sys, threading, time
+    from pages.ui.serving import preload_extensions
+    gaps, stop = [0.0], []
+    def spin():
+        last = time.perf_counter()
+        while not stop:
+            now = time.perf_counter()
+            gaps[0] = max(gaps[0], now - last)
+            last = now
+    th = threading.Thread(target=spin)
+    th.start()
+    time.sleep(0.05)
+    start = time.perf_counter()
+    loaded = preload_extensions("torch")
+    took = time.perf_counter() - start
+    stop.append(1)
+    th.join()
+    imported_by_preload = "torch" in sys.modules
+    import torch
+    print(json.dumps({"loaded": loaded, "took": took, "gap": gaps[0], "imported": imported_by_preload,
+                      "works": float(torch.ones(3).sum()), "missing": preload_extensions("no_such_package_x"),
+                      "none_listed": preload_extensions("json")}))
+""")
+
+
+def test_torchs_libraries_load_without_holding_the_interpreter():
+    """In a fresh process: the C library's dlopen of torch's extension leaves another thread running
+    (Python's own loading, and ctypes.CDLL, stall every thread for the whole 0.2 s), imports nothing,
+    and torch's import afterwards works."""
+    pytest.importorskip("torch")
+    out = subprocess.run([sys.executable, "-c", PRELOAD_CHILD], capture_output=True, text=True, timeout=120,
+                         cwd=Path(__file__).resolve().parents[1], check=True)
+    got = json.loads(out.stdout.strip().splitlines()[-1])
+    assert [Path(p).name.split(".")[0] for p in got["loaded"]] == ["_C"]
+    assert not got["imported"] and got["works"] == 3.0
+    assert got["missing"] == [] and got["none_listed"] == []
+    assert got["took"] > 0.05, "the libraries were loaded already: nothing was measured"
+    assert got["gap"] < min(0.1, got["took"] / 2), (
+        f"another thread stalled {got['gap']:.3f} s of the {got['took']:.3f} s the libraries took to load")
 
 
 def nodelay(sock: socket.socket) -> bool:
