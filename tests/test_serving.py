@@ -100,6 +100,19 @@ def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     assert loader.freezes == [["altair"]], "no page yet: frozen after the first group only"
 
 
+def test_a_preload_that_fails_leaves_the_libraries_to_the_import():
+    runs, loader = RunRegistry(), Loader()
+
+    def broken(name: str) -> None:
+        raise OSError(f"no dlopen for {name} here")
+
+    w = WarmUp(first=(), late=("torch",), runs=runs, quiet_s=0.05, load=loader, freeze=loader.freeze,
+               preload=broken)
+    w.start()
+    in_a_run(runs, 0.01).join()
+    assert w.done.wait(5) and loader.names == ["torch"] and w.loaded == ["torch"]
+
+
 def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
     runs = RunRegistry()
     waited: list[float] = []

@@ -8,13 +8,13 @@ libraries' imports on top of its own work:
   the browser loads the app's code;
 - torch (1.1 s on a 2-core server) is loaded only once the server has served a page and then been
   quiet for `TORCH_QUIET_S`, so that it does not compete for the interpreter with a page that does
-  not need it; while it loads, it steps aside for any page that starts to run (`StepAside`:
-  before each of its modules executes, the import waits until no script run is in progress and the
-  browser has had time to draw the last one). A
-  view that needs it sooner (an autograd link on a fresh server) imports it from its own script,
-  after the rest of the page has been sent: started as the link is requested instead, the import
-  held the interpreter while the server handed the browser the app's code, and such a link took
-  longer (README, Benchmarks);
+  not need it. Its shared libraries are loaded first, outside the interpreter lock
+  (`preload_extensions`); then, while its modules load, it steps aside for any page that starts to
+  run (`StepAside`: before each module executes, the import waits until no script run is in
+  progress and the browser has had time to draw the last one). A view that needs torch sooner (an
+  autograd link on a fresh server) imports it from its own script, after the rest of the page has
+  been sent: started as the link is requested instead, the import held the interpreter while the
+  server handed the browser the app's code, and such a link took longer (README, Benchmarks);
 - after `FIRST_MODULES`, if no session has run yet, the objects alive (the libraries') are frozen
   out of the garbage collector's walks (freeze_libraries); once a session has run they are not,
   since its objects would be frozen with them and never freed (so torch's never are).
@@ -145,8 +145,9 @@ class StepAside:
     needs the module being imported).
     Only the importing thread is profiled (sys.setprofile is per thread); that makes its import
     about a third longer in CPU time (0.3 s for torch's), which loading torch's libraries outside
-    the interpreter lock first (preload_extensions) about pays back. One long call is not cut short:
-    the reason for that preload (loading torch's libraries in the import held the lock 0.2–0.25 s)."""
+    the interpreter lock first (preload_extensions) about pays back. A single long call inside the
+    import cannot be cut short: hence that preload (loading torch's libraries within the import held
+    the lock for 0.2–0.25 s)."""
 
     def __init__(self, runs: RunRegistry, settle_s: float = STEP_ASIDE_SETTLE_S,
                  longest_s: float = STEP_ASIDE_LONGEST_S, poll_s: float = 0.005) -> None:
@@ -238,7 +239,10 @@ class WarmUp:
                 self._freeze()
             self.runs.wait_quiet(self.quiet_s)
             for name in self.late:
-                self._preload(name)
+                try:
+                    self._preload(name)
+                except Exception:  # the import below loads the libraries itself
+                    pass
             self._import(self.late, self.stepped)
             torch_threads()
         finally:
