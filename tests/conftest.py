@@ -40,15 +40,22 @@ def free_port() -> int:
 
 
 
-@pytest.fixture(scope="module")
-def browser():
-    """Debian's Chromium through Playwright, one per test module; a test that asks for it skips,
-    saying why, where it is missing. (Modules that start a server with theirs define their own.)"""
-    from tools.app_driver import browser_missing, launch_chromium
+def require_browser() -> None:
+    """Skip, loudly and saying why, where Debian's Chromium or Playwright is missing."""
+    from tools.app_driver import browser_missing
 
     why = browser_missing()
     if why:
         pytest.skip(f"BROWSER TEST SKIPPED: {why}")
+
+
+@pytest.fixture(scope="module")
+def browser():
+    """Debian's Chromium through Playwright, one per test module; a test that asks for it skips,
+    saying why, where it is missing. (Modules that start a server with theirs define their own.)"""
+    from tools.app_driver import launch_chromium
+
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as p:

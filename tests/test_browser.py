@@ -12,7 +12,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table
+from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, require_browser
 
 from pages.ui.i18n import text_for
 from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
@@ -23,7 +23,6 @@ from tools.app_driver import (
     PAGES,
     RERUN_PROBE_JS,
     VIEWPORTS,
-    browser_missing,
     launch_chromium,
     measure_rerun,
     open_sidebar,
@@ -43,15 +42,9 @@ SHOTS = ARTIFACTS / "screens"
 pytestmark = pytest.mark.browser
 
 
-def _require_browser() -> None:
-    why = browser_missing()
-    if why:
-        pytest.skip(f"BROWSER TEST SKIPPED: {why}")
-
-
 @pytest.fixture(scope="module")
 def server():
-    _require_browser()
+    require_browser()
     with serve(ARTIFACTS / "streamlit.log") as url:
         yield url
 

@@ -5,8 +5,8 @@ tests/artifacts/ (factcheck-<lang>-<width>.png)."""
 from __future__ import annotations
 
 import pytest
-from conftest import ARTIFACTS
-from test_browser import _require_browser, assert_healthy
+from conftest import ARTIFACTS, require_browser
+from test_browser import assert_healthy
 
 from core import factcheck as fc
 from pages.ui.i18n import text_for
@@ -17,7 +17,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def browser():
-    _require_browser()
+    require_browser()
     from playwright.sync_api import sync_playwright
 
     with serve(ARTIFACTS / "streamlit-factcheck.log") as url, sync_playwright() as p:

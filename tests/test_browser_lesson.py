@@ -17,8 +17,7 @@ import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
-from conftest import ARTIFACTS
-from test_browser import _require_browser
+from conftest import ARTIFACTS, require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
@@ -39,7 +38,7 @@ H1_IS = "(want) => document.querySelector('h1')?.innerText === want"
 
 @pytest.fixture(scope="module")
 def server():
-    _require_browser()
+    require_browser()
     with serve(ARTIFACTS / "streamlit-lesson.log") as url:
         yield url
 

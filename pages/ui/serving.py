@@ -137,9 +137,9 @@ class StepAside:
     rerun clicked while torch loaded (1.0–1.3 s here) took up to twice as long. Installed as the
     importing thread's profile function (`load`), this is called as each module of the import
     starts to execute (a `call` event of a `<module>` code object, where only the import locks of
-    the modules being loaded are held). There it waits while a script run is in progress
-    (`runs.busy()`) and until `settle_s` after the last one ended (`runs.quiet_since()`: the
-    browser draws what the run sent), polling every `poll_s`. A run still going after `longest_s`
+    the modules being loaded are held). There it waits while a script run is in progress and
+    until `settle_s` after the last one ended (`runs.quiet_since()`: the browser draws what the run
+    sent), polling every `poll_s`. A run still going after `longest_s`
     is heavy work, or waits for this very import: from then on the import goes on without waiting,
     as it does at once when some thread waits for an import lock (`import_waiters`: a page that
     needs the module being imported).
@@ -156,34 +156,27 @@ class StepAside:
         self.waited_s = 0.0
         self.gave_up = False
 
-    def _clear(self) -> bool:
-        """Whether the import may go on now (sleeps a little when not)."""
-        ended = self.runs.quiet_since()
-        if ended is None:  # a run in progress (or none ever ended: the warm-up waits for one first)
-            time.sleep(self.poll_s)
-            return False
-        left = ended + self.settle_s - time.monotonic()
-        if left <= 0:
-            return True
-        time.sleep(min(left, 10 * self.poll_s))
-        return False
-
     def __call__(self, frame: FrameType, event: str, arg: Any) -> None:
         if self.gave_up or event != "call" or frame.f_code.co_name != "<module>":
             return
         start = time.monotonic()
-        busy_since: float | None = None
-        while not self._clear():
+        busy_since: float | None = None  # when the run now in progress was first seen
+        while True:
+            ended, now = self.runs.quiet_since(), time.monotonic()
+            if ended is not None and now - ended >= self.settle_s:
+                break
             if import_waiters():  # a page needs a module this import is loading: go on at once
                 self.gave_up = True
                 break
-            if not self.runs.busy():
+            if ended is None:  # a run in progress (or none ever ended: the warm-up waits for one first)
+                busy_since = now if busy_since is None else busy_since
+                if now - busy_since >= self.longest_s:
+                    self.gave_up = True
+                    break
+                time.sleep(self.poll_s)
+            else:  # the browser is drawing what the last run sent
                 busy_since = None
-            elif busy_since is None:
-                busy_since = time.monotonic()
-            elif time.monotonic() - busy_since >= self.longest_s:
-                self.gave_up = True
-                break
+                time.sleep(min(ended + self.settle_s - now, 10 * self.poll_s))
         waited = time.monotonic() - start
         if waited >= self.poll_s:
             self.waits += 1

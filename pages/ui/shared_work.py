@@ -336,11 +336,6 @@ class RunRegistry:
             self._runs.pop(threading.get_ident(), None)
             self._ended = time.monotonic()
 
-    def busy(self) -> bool:
-        """Whether a run is in progress (in any thread)."""
-        with self._lock:
-            return any(th.is_alive() for th in self._runs.values())
-
     def quiet_since(self) -> float | None:
         """When (time.monotonic) the last run ended, None while a run is in progress or before any."""
         with self._lock:
