@@ -3,26 +3,24 @@
 Run with `streamlit run app.py`. Pages live in pages/ (registered below, never auto-discovered);
 the compute they show lives in core/. Streamlit runs this file (as __main__) for every page a
 session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
-and serves that: Streamlit's own server, with a lifespan that loads the libraries before the first
-page asks for them (pages/ui/serving.py), a middleware that sends Streamlit's code compressed
-(pages/ui/static_gzip.py) and one that tells a page's link where the server is and sends the
-default page's own path to the root (pages/ui/page_base.py).
+and serves that: Streamlit's own server, with our lifespan (server/startup.py) and two middlewares
+(server/static_gzip.py, server/page_base.py); docs/architecture.md says what each is for.
 """
 
 from __future__ import annotations
 
-import contextlib
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import controls
+from pages.ui import legacy_pages, sidebar, url_state
 from pages.ui.i18n import has, t
-from pages.ui.page_base import PageBase
-from pages.ui.serving import WARM_UP, no_delay_on_listeners
-from pages.ui.static_gzip import StaticGzip
+from server.page_base import PageBase
+from server.shared import JANITOR, RUNS
+from server.startup import lifespan
+from server.static_gzip import StaticGzip
 
 ROOT = Path(__file__).parent
 
@@ -31,7 +29,7 @@ ROOT = Path(__file__).parent
 # t("common.section.<section>"). A page whose file does not exist yet is skipped, so a
 # colleague's page appears as soon as its file lands. Keep url_paths stable: links depend on them.
 # Each file is named after its url_path: a fresh server resolves its first request against the
-# pages/ folder's file names before app.py has run st.navigation (see controls.settings).
+# pages/ folder's file names before app.py has run st.navigation (pages/ui/legacy_pages.py).
 PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/overview.py", "overview", "overview", ":material/home:", "story"),
     ("pages/variance.py", "variance", "variance", ":material/bar_chart:", "story"),
@@ -48,6 +46,8 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
     ("pages/real-model.py", "real-model", "real_model", ":material/hub:", "practice"),
 ]
 DEFAULT_PAGE = "overview"
+# What every page imports, loaded as the server starts (server/startup.py), before the first page asks.
+FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.layout")
 # The browser tab's icon. An emoji, which Streamlit's frontend draws in the page itself: a Material
 # icon there is fetched from fonts.gstatic.com, the one request a page made to another server (a
 # class's network may not reach it, nor may a reader in mainland China).
@@ -83,29 +83,21 @@ def route(page: Callable[[], None] | None = None) -> None:
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     warm_up_kernels()
-    controls.begin_run()
-    controls.seed_language()
-    sections = build_pages()
-    controls.declare_pages_first(sections)
-    st.session_state["_ase_settings"] = controls.render_sidebar()
-    st.session_state["_ase_pages"] = [page for pages in sections.values() for page in pages]
-    navigation = st.navigation(sections)
-    controls.open_notice_area()
-    try:
-        navigation.run() if page is None else page()
-    finally:
-        controls.show_notices()
-        controls.sync_url()
-        controls.end_run()
-
-
-@contextlib.asynccontextmanager
-async def warm_up_at_start(_app: object) -> AsyncIterator[None]:
-    """The server's lifespan: its listening sockets send without Nagle's delay, and the warm-up
-    starts with it (pages/ui/serving.py)."""
-    no_delay_on_listeners()
-    WARM_UP.start()
-    yield
+    JANITOR.start()
+    with RUNS.running():
+        url_state.begin_run()
+        sidebar.seed_language()
+        sections = build_pages()
+        legacy_pages.declare_pages_first(sections)
+        sidebar.render_sidebar()
+        navigation = st.navigation(sections)
+        url_state.open_notice_area()
+        try:
+            navigation.run() if page is None else page()
+        finally:
+            sidebar.show_notices()
+            url_state.sync_url()
+            url_state.end_run()
 
 
 MIDDLEWARE = [Middleware(StaticGzip),
@@ -115,4 +107,4 @@ MIDDLEWARE = [Middleware(StaticGzip),
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
-    app = st.App(__file__, lifespan=warm_up_at_start, middleware=MIDDLEWARE)
+    app = st.App(__file__, lifespan=lifespan(FIRST_MODULES), middleware=MIDDLEWARE)

@@ -173,7 +173,7 @@ def jacobian_spectral_norm(p: Array, iterations: int = 64) -> Array:
         f(λ) = 1 − Σ_i p_i² / (p_i − λ) = 0,
     decreasing in λ there. The top term is rewritten as (p₁(1−p₁) − λ)/(p₁ − λ) with
     1 − p₁ = Σ_{i≠1} p_i, so nearly one-hot rows keep full relative precision.
-    The bound ‖J‖₂ ≤ 2(1 − p_max) (SCIENCE.md §3c) narrows the bracket. Computed in float64.
+    The bound ‖J‖₂ ≤ 2(1 − p_max) (docs/science.md §3c) narrows the bracket. Computed in float64.
 
     Solved in units of s = 1 − p₁ (λ = s·μ, r_i = p_i / s for i ≠ 1), where f(λ) / s is
         F(μ) = (p₁ − μ)/(p₁ − s·μ) − Σ_{i≠1} r_i² / (r_i − μ),

@@ -1,4 +1,4 @@
-"""What modern models do instead of (or on top of) 1/√d_k — measured (SCIENCE.md §4).
+"""What modern models do instead of (or on top of) 1/√d_k — measured (docs/science.md §4).
 
 - Correlated q and k: k = ρ·q + √(1 − ρ²)·z gives E[q·k] = ρ·d_k, so the logit's typical size
   √E[(q·k)²] = √(ρ²d_k² + d_k(1 + ρ²)) grows like d_k, not √d_k. μP (Tensor Programs V,

@@ -2,7 +2,7 @@
 
 `explore` times the implementations of core.experiments.attention_cost (dot, additive,
 additive-naive, and torch's dot and additive as reference lines) along n at one d and along d at
-one n, on the same inputs per size (SCIENCE.md §3f). The naive form is measured only while one
+one n, on the same inputs per size (docs/science.md §3f). The naive form is measured only while one
 call stays under a safe time; beyond that its time is extrapolated from the power-law fit of the
 points it did measure (core.stats, with a prediction interval). Each point also gets its roofline:
 the fastest the FLOPs and tanh evaluations could run at this machine's measured peak (or, on a GPU,

@@ -1,4 +1,4 @@
-"""Random queries and keys (SCIENCE.md §1): iid components of variance 1, optionally correlated.
+"""Random queries and keys (docs/science.md §1): iid components of variance 1, optionally correlated.
 
     normal      N(0, 1)
     uniform     U(−√3, √3)
@@ -97,7 +97,7 @@ def dot_bytes(d: int, dist: str, itemsize: int) -> int:
 
 
 def theory_variance(d_k: int, rho: float, dist: str) -> float:
-    """Var(q·k) = d_k·(1 + ρ²(κ − 2)); for normal components d_k·(1 + ρ²) (SCIENCE.md §1)."""
+    """Var(q·k) = d_k·(1 + ρ²(κ − 2)); for normal components d_k·(1 + ρ²) (docs/science.md §1)."""
     return d_k * (1.0 + rho * rho * (KURTOSIS[dist] - 2.0))
 
 

@@ -1,6 +1,6 @@
 """The scale family c(d_k) applied to the scores s_ij = c · (q_i · k_j).
 
-One definition, used by the CLI, the app and the tests (SCIENCE.md §1):
+One definition, used by the CLI, the app and the tests (docs/science.md §1):
 
     none         c = 1
     sqrt         c = 1/√d_k

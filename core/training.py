@@ -17,7 +17,7 @@ The model (one head, symbols as in the rest of the explorer):
     z   = W_O o                learned read-out W_O ∈ R^{C × d_v}; loss L = cross-entropy(z, target)
 
 The loss sits behind the value path, as in a real transformer, so ∂L/∂s = J ∂L/∂p with the
-softmax Jacobian J = diag(p) − p pᵀ (SCIENCE.md §1, §3c): a saturated p kills the gradient
+softmax Jacobian J = diag(p) − p pᵀ (docs/science.md §1, §3c): a saturated p kills the gradient
 that would have to move W_Q and W_K. (Cross-entropy straight on s would not: p − onehot never
 vanishes; that is why the read-out is there.)
 

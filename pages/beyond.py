@@ -7,25 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from core import beyond
-from pages.ui.charts import (
-    OKABE_ITO,
-    WIDTH,
-    Figure,
-    dk_axis,
-    dk_rule,
-    figure,
-    figure_cache,
-    fmt_num,
-    layered,
-    reduced_trials_note,
-    run_with_progress,
-    scale_label,
-    show_chart,
-    what_to_notice,
-)
-from pages.ui.controls import keep_page_value, page_select, page_slider, settings
+from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart
+from pages.ui.compute import run_with_progress
+from pages.ui.controls import keep_page_value, page_select, page_slider
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import OKABE_ITO, fmt_num, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
+from pages.ui.notices import reduced_trials_note, what_to_notice
+from pages.ui.sidebar import settings
 
 DKS = [2**i for i in range(1, 11)]  # 2 … 1024
 RHO_CURVES = (0.0, 0.25, 0.5)

@@ -1,4 +1,4 @@
-"""Additive vs dot-product attention: the cost, modelled and measured (SCIENCE.md §3f).
+"""Additive vs dot-product attention: the cost, modelled and measured (docs/science.md §3f).
 
 Controls → one call to core.cost.explore (cached, with a progress bar) → log–log charts of time
 vs n and vs d with fitted exponents, the additive/dot ratio, GFLOP/s against the machine's limits,
@@ -12,29 +12,15 @@ import pandas as pd
 import streamlit as st
 
 from core import cost
-from pages.ui.charts import (
-    HEIGHT,
-    WIDTH,
-    Figure,
-    figure,
-    figure_cache,
-    fmt_num,
-    layered,
-    run_when_asked,
-    show_chart,
-    what_to_notice,
-)
-from pages.ui.controls import (
-    asked_work_settings,
-    columns_when,
-    device_text,
-    page_select,
-    page_slider,
-    page_toggle,
-    settings,
-)
+from pages.ui.charts import HEIGHT, WIDTH, layered, show_chart
+from pages.ui.compute import run_when_asked
+from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import fmt_num
 from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import device_text, settings
 
 N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
 D_RANGES = ("8-64", "16-128", "32-256", "64-512")

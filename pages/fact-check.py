@@ -14,22 +14,15 @@ import pandas as pd
 import streamlit as st
 
 from core import factcheck as fc
-from pages.ui.charts import (
-    OKABE_ITO,
-    Figure,
-    dk_axis,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    layered,
-    run_with_progress,
-    scale_label,
-    show_chart,
-    what_to_notice,
-)
-from pages.ui.controls import page_select, page_toggle, settings
+from pages.ui.charts import dk_axis, layered, show_chart
+from pages.ui.compute import run_with_progress
+from pages.ui.controls import page_select, page_toggle
+from pages.ui.factcheck_words import fact_text, point_line, summary_line
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct
 from pages.ui.i18n import current_lang, t
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 VERDICT_BOX = {"holds": st.success, "partly": st.warning, "fails": st.error}
 VERDICT_ICON = {"holds": ":material/check_circle:", "partly": ":material/rule:", "fails": ":material/cancel:"}
@@ -40,23 +33,6 @@ results: dict[tuple[int, str], dict[str, Any]] = st.session_state.setdefault(RES
 drill: dict[str, dict[str, Any]] = st.session_state.setdefault(DRILL, {})
 
 
-def fact_text(facts: dict[str, Any]) -> dict[str, str]:
-    """Every fact as display text: *_pct as a percentage, floats to 3 significant digits, lists joined."""
-    out = {}
-    for k, v in facts.items():
-        if isinstance(v, bool):
-            out[k] = t("factcheck.yes") if v else t("factcheck.no")
-        elif isinstance(v, (list, tuple)) and all(isinstance(x, (int, float)) for x in v):
-            out[k] = ", ".join(fmt_num(x, 3) for x in v)
-        elif isinstance(v, float):
-            out[k] = fmt_pct(v) if k.endswith("_pct") else fmt_num(v, 3)
-        elif v is None:
-            out[k] = "—"
-        elif not isinstance(v, dict):
-            out[k] = str(v)
-    return out
-
-
 def quote(text: str, fmt: str, box: Any) -> None:
     if fmt == "code":
         box.code(text, language=None, wrap_lines=True)
@@ -64,43 +40,6 @@ def quote(text: str, fmt: str, box: Any) -> None:
         box.text(text)
     else:
         box.markdown(text)
-
-
-def where(p: dict[str, Any]) -> str:
-    """The condition a point was measured under, in words."""
-    bits = []
-    if p["dk"] is not None:
-        bits.append(f"d_k = {p['dk']}")
-    if p["n"] is not None:
-        bits.append(f"n = {p['n']}")
-    if p["scale"] is not None:
-        bits.append(scale_label(p["scale"]))
-    if p["where"]:
-        bits.append(p["where"])
-    return ", ".join(bits)
-
-
-def point_line(p: dict[str, Any]) -> str:
-    """One point as a sentence (wraps on a phone, unlike a wide table)."""
-    c, tol = fmt_num(p["claimed"]), fmt_num(p["tolerance"], 2)
-    rule = {
-        "eq": t("factcheck.rule.eq", c=c, tol=tol),
-        "below": t("factcheck.rule.below", c=c, tol=tol),
-        "above": t("factcheck.rule.above", c=c, tol=tol),
-        "within": t("factcheck.rule.within", c=c, lo=fmt_num(p["lo"]), hi=fmt_num(p["hi"])),
-    }[p["relation"]]
-    err = t("factcheck.exact") if p["error"] == 0 else f"± {fmt_num(p['error'], 2)}"
-    mark = "✓" if p["agrees"] else "✗"
-    place = where(p)
-    return t(
-        "factcheck.point" if place else "factcheck.point.nowhere",
-        mark=mark,
-        quantity=t(f"factcheck.qty.{p['quantity']}"),
-        where=place,
-        m=fmt_num(p["measured"]),
-        err=err,
-        rule=rule,
-    )
 
 
 def show_points(r: dict[str, Any]) -> None:
@@ -296,7 +235,7 @@ def card(i: int, claim: fc.Claim) -> None:
     if not box.open:
         return
     with box:
-        st.caption(t("factcheck.seed", seed=claim.seed))
+        st.caption(t("factcheck.source", file=claim.note))
         cols = [st, st] if claim.quote_format == "code" else st.columns(2, gap="medium")
         for col, title, text in (
             (cols[0], t("factcheck.original"), claim.quote_zh),
@@ -316,22 +255,6 @@ def card(i: int, claim: fc.Claim) -> None:
             show_result(claim, r)
 
 
-def summary_line(row: dict[str, Any]) -> str:
-    return t(
-        "factcheck.summary.line",
-        note=row["note"][:3],
-        found=row["found"],
-        checked=row["checked"],
-        measured=row["measured"],
-        literature=row["literature"],
-        unchecked=row["not_checkable"],
-        holds=row["holds"],
-        partly=row["partly"],
-        fails=row["fails"],
-        pending=row["pending"],
-    )
-
-
 st.title(t("factcheck.title"))
 st.markdown(t("factcheck.intro"))
 tol = fc.tolerances()
@@ -349,7 +272,7 @@ with st.expander(t("factcheck.rules.title"), icon=":material/balance:"):
 note = page_select(
     "fc_note",
     "factcheck.note",
-    [n.seed[:3] for n in fc.NOTES],
+    [n.file[:3] for n in fc.NOTES],
     "000",
     format_func=lambda k: t(f"factcheck.note.{k}"),
 )
@@ -368,7 +291,7 @@ if st.button(
 
 meta = fc.get_note(note)
 st.subheader(t(f"factcheck.note.{note}"))
-st.caption(t("factcheck.note.title", zh=meta.title_zh, en=meta.title_en, seed=meta.seed))
+st.caption(t("factcheck.note.title", zh=meta.title_zh, en=meta.title_en, file=meta.file))
 for i, claim in enumerate(fc.claims_of(note), start=1):
     card(i, claim)
 

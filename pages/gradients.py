@@ -7,27 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from core import figure_budget, views
-from pages.ui.charts import (
-    WIDTH,
-    Figure,
-    cached,
-    dk_axis,
-    dk_rule,
-    figure,
-    figure_cache,
-    fmt_num,
-    layered,
-    run_with_progress,
-    scale_colours,
-    scale_label,
-    show_chart,
-    sweep_figure,
-    what_to_notice,
-    with_scale_labels,
-)
-from pages.ui.controls import page_expander, page_select, settings
+from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart, sweep_figure, with_scale_labels
+from pages.ui.compute import cached, run_with_progress
+from pages.ui.controls import page_expander, page_select
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import fmt_num, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 JAC_SIDE = 340  # the Jacobian heat map's plot, px (square on a desktop)
 

@@ -12,30 +12,14 @@ import streamlit as st
 
 from core import lesson
 from pages.ui import classroom
-from pages.ui.charts import (
-    OKABE_ITO,
-    SCALE_COLOURS,
-    Figure,
-    cached,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    layered,
-    scale_label,
-    show_chart,
-)
-from pages.ui.controls import (
-    POWERS_OF_TWO,
-    page_select,
-    page_slider,
-    page_value,
-    parse_flag,
-    parse_int,
-    settings,
-    url_params,
-)
+from pages.ui.charts import layered, show_chart
+from pages.ui.compute import cached
+from pages.ui.controls import page_select, page_slider
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import OKABE_ITO, SCALE_COLOURS, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
+from pages.ui.sidebar import POWERS_OF_TWO, settings
+from pages.ui.url_state import page_value, parse_flag, parse_int, url_params
 
 LAST = len(lesson.STEPS)
 N_OPTIONS: tuple[int, ...] = lesson.N_GRID

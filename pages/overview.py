@@ -3,18 +3,13 @@
 import streamlit as st
 
 from core import figure_budget, views
-from pages.ui.charts import (
-    HEIGHT,
-    fmt_num,
-    run_with_progress,
-    scale_label,
-    show_chart,
-    sweep_figure,
-    what_to_notice,
-)
-from pages.ui.controls import settings
+from pages.ui.charts import HEIGHT, show_chart, sweep_figure
+from pages.ui.compute import run_with_progress
+from pages.ui.format import fmt_num, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 s = settings()
 st.title(t("overview.title"))

@@ -8,25 +8,20 @@ from core import figure_budget, views
 from pages.ui.charts import (
     SMALL_WIDTH,
     WIDTH,
-    Figure,
     dk_axis,
     dk_rule,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
     layered,
-    run_with_progress,
-    scale_colours,
-    scale_label,
     show_chart,
     side_by_side,
-    what_to_notice,
     with_scale_labels,
 )
-from pages.ui.controls import settings
+from pages.ui.compute import run_with_progress
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import fmt_num, fmt_pct, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 DTYPES = ("float16", "bfloat16", "float32")
 

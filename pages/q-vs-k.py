@@ -10,27 +10,15 @@ import pandas as pd
 import streamlit as st
 
 from core import qk
-from pages.ui.charts import (
-    HEATMAP_SCHEME,
-    OKABE_ITO,
-    SMALL_HEIGHT,
-    WIDTH,
-    Figure,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    layered,
-    reduced_trials_note,
-    run_with_progress,
-    scale_label,
-    show_chart,
-    side_by_side,
-    what_to_notice,
-)
-from pages.ui.controls import page_expander, page_slider, page_toggle, settings
+from pages.ui.charts import SMALL_HEIGHT, WIDTH, layered, show_chart, side_by_side
+from pages.ui.compute import run_with_progress
+from pages.ui.controls import page_expander, page_slider, page_toggle
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import HEATMAP_SCHEME, OKABE_ITO, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table
+from pages.ui.notices import reduced_trials_note, what_to_notice
+from pages.ui.sidebar import settings
 
 DK_MAX = 256
 HEAT = 250

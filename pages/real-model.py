@@ -6,26 +6,18 @@ import streamlit as st
 
 from core import real_model as rm
 from core.errors import InputError
-from pages.ui import controls
-from pages.ui.charts import (
-    FONT,
-    HEATMAP_SCHEME,
-    OKABE_ITO,
-    WIDTH,
-    Figure,
-    ask_first,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    layered,
-    show_chart,
-    show_error,
-    what_to_notice,
-)
+from pages.ui.charts import WIDTH, layered, show_chart
+from pages.ui.compute import ask_first
+from pages.ui.controls import page_expander, page_slider
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import HEATMAP_SCHEME, OKABE_ITO, fmt_num, fmt_pct
 from pages.ui.i18n import current_lang, t
 from pages.ui.layout import formula, metric_row, preload_chart_code
+from pages.ui.notices import show_error, what_to_notice
+from pages.ui.sidebar import settings
+from pages.ui.url_state import want
 from pages.ui.user_text import literal
+from pages.ui.vega import FONT
 
 TEXT_KEY = "rm_text"
 GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")
@@ -143,7 +135,7 @@ def _seed_text(default: str) -> None:
     st.session_state[TEXT_KEY] = raw[: rm.MAX_CHARS]
 
 
-controls.settings()  # the shared sidebar ran (or a fresh server's deep link is rerouted via app.py)
+settings()  # the shared sidebar ran (or a fresh server's deep link is rerouted via app.py)
 st.title(t("real_model.title"))
 preload_chart_code()  # the first chart comes after the model's forward pass
 st.markdown(t("real_model.intro"))
@@ -165,10 +157,10 @@ else:
     b1.button(t("real_model.example_en"), on_click=_set_example, args=("en",), key="rm_ex_en")
     b2.button(t("real_model.example_zh"), on_click=_set_example, args=("zh",), key="rm_ex_zh")
     text = st.session_state[TEXT_KEY]
-    controls._want(TEXT_KEY, text, default_text)
+    want(TEXT_KEY, text, default_text)
     layer_col, head_col = st.columns(2)
-    layer = controls.page_slider("rm_layer", "real_model.layer", 1, 6, 1, step=1, container=layer_col)
-    head = controls.page_slider("rm_head", "real_model.head", 1, 12, 3, step=1, container=head_col)
+    layer = page_slider("rm_layer", "real_model.layer", 1, 6, 1, step=1, container=layer_col)
+    head = page_slider("rm_head", "real_model.head", 1, 12, 3, step=1, container=head_col)
 
     result = None
     if not text.strip():
@@ -233,7 +225,7 @@ else:
 
         # Every layer and head as a sortable grid: drawn only while open, so a new tab does not load the
         # grid's code for a table most readers never open.
-        box, table_open = controls.page_expander("rm_table", "real_model.table")
+        box, table_open = page_expander("rm_table", "real_model.table")
         if table_open:
             box.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 

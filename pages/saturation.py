@@ -5,25 +5,15 @@ import pandas as pd
 import streamlit as st
 
 from core import figure_budget, views
-from pages.ui.charts import (
-    HEATMAP_SCHEME,
-    SMALL_HEIGHT,
-    WIDTH,
-    Figure,
-    cached,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    run_with_progress,
-    scale_label,
-    show_chart,
-    sweep_figure,
-    what_to_notice,
-)
-from pages.ui.controls import page_expander, page_select, page_slider, settings
+from pages.ui.charts import SMALL_HEIGHT, WIDTH, show_chart, sweep_figure
+from pages.ui.compute import cached, run_with_progress
+from pages.ui.controls import page_expander, page_select, page_slider
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import HEATMAP_SCHEME, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 HEAT_SIDE = 340  # the attention heat map's plot, px (square on a desktop)
 

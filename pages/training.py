@@ -7,32 +7,15 @@ import pandas as pd
 import streamlit as st
 
 from core import training as tr
-from pages.ui.charts import (
-    OKABE_ITO,
-    SMALL_HEIGHT,
-    Figure,
-    figure,
-    figure_cache,
-    fmt_num,
-    fmt_pct,
-    layered,
-    run_when_asked,
-    scale_colours,
-    scale_label,
-    show_chart,
-    what_to_notice,
-    with_scale_labels,
-)
-from pages.ui.controls import (
-    asked_work_settings,
-    columns_when,
-    page_select,
-    page_slider,
-    page_toggle,
-    settings,
-)
+from pages.ui.charts import SMALL_HEIGHT, layered, show_chart, with_scale_labels
+from pages.ui.compute import run_when_asked
+from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
 FACET_WIDTH = 210

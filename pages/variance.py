@@ -9,25 +9,21 @@ from core.sampling import DISTRIBUTIONS
 from pages.ui.charts import (
     SMALL_HEIGHT,
     WIDTH,
-    Figure,
-    cached,
     dk_axis,
     dk_rule,
-    figure,
-    figure_cache,
-    fmt_num,
     layered,
-    run_with_progress,
-    scale_colours,
-    scale_label,
     show_chart,
     side_by_side,
-    what_to_notice,
     with_scale_labels,
 )
-from pages.ui.controls import page_select, page_slider, settings
+from pages.ui.compute import cached, run_with_progress
+from pages.ui.controls import page_select, page_slider
+from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.format import fmt_num, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
+from pages.ui.notices import what_to_notice
+from pages.ui.sidebar import settings
 
 HIST_COLUMNS = ["kind", "x0", "x1", "x", "density", "theory"]
 

@@ -33,6 +33,23 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+# The test tiers (pyproject.toml's markers). A test that starts a real server must say so, so that the
+# developer loop (`-m "not (browser or server or emulator or gpu or slow)"`) never starts one.
+_CURRENT: list[pytest.Item] = []
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    _CURRENT[:] = [item]
+
+
+def require_marker(*names: str) -> None:
+    """Fail the running test unless it carries one of the markers `names`."""
+    item = _CURRENT[0] if _CURRENT else None
+    if item is not None and not any(item.get_closest_marker(n) for n in names):
+        pytest.fail(f"{item.nodeid} starts a server: mark it @pytest.mark.{names[0]}", pytrace=False)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -86,6 +103,7 @@ class StreamlitServer:
         self.proc = None
 
     def start(self, timeout: float = 90) -> StreamlitServer:
+        require_marker("server", "browser")
         ARTIFACTS.mkdir(parents=True, exist_ok=True)
         env = {**os.environ, **(self.env or {})}
         with open(ARTIFACTS / self.log_name, "a") as log:

@@ -84,6 +84,7 @@ def test_page_in_chinese():
     assert len(fits) == 6 and not any("torch" in s for s in fits.iloc[:, 0])
 
 
+@pytest.mark.slow
 def test_bad_url_values_are_corrected_with_a_visible_notice():
     at = _cost_page(lang="en", cost_n="lots", cost_d="8-64", cost_repeats="999", cost_naive_ms="abc",
                     cost_torch="0")
@@ -121,6 +122,7 @@ def test_charts_fit_their_column_with_a_fixed_height(lang):
     """On screen a chart takes its column's width (a phone's too) and keeps its height; the
     downloads render it at its fixed desktop size."""
     from pages.ui import charts
+    from pages.ui.export import export_spec
 
     shown = []
     show = charts.show_chart
@@ -135,14 +137,15 @@ def test_charts_fit_their_column_with_a_fixed_height(lang):
         assert isinstance(spec["height"], int)
     assert len(shown) == 4
     for fig in shown:
-        spec = json.loads(charts.export_spec(fig))
+        spec = json.loads(export_spec(fig.chart))
         assert isinstance(spec["width"], int) and isinstance(spec["height"], int)
 
 
 def test_numbers_on_screen_are_the_ones_core_measured():
     """The page's cached core result (same key) must be what the notice and the table show."""
-    from pages.ui import charts
-    from pages.ui.shared_work import RESULTS, result_key
+    from pages.ui.format import fmt_num
+    from server.results import result_key
+    from server.shared import RESULTS
 
     at = _cost_page(lang="en", cost_torch="0", **SMALL)
     kwargs = {"ns": (64, 128, 256, 512), "ds": (8, 16, 32, 64), "d_h": None, "d_at": 64, "torch_ref": False,
@@ -150,10 +153,10 @@ def test_numbers_on_screen_are_the_ones_core_measured():
               "time_budget": 60.0}
     res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))  # stored: no new measurement
     additive = next(r for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
-    assert f"takes {charts.fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
+    assert f"takes {fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
     table = tables(at)[1]
     dot = next(r for r in res["table"] if r["impl"] == "dot")
-    assert table.iloc[0, 4] == f"{charts.fmt_num(dot['seconds'], 3)} s"
+    assert table.iloc[0, 4] == f"{fmt_num(dot['seconds'], 3)} s"
 
 
 def test_a_fit_through_two_points_shows_no_interval():

@@ -1,13 +1,16 @@
 """AppTest: the fact-check page and its drill in both languages — nothing is measured until asked, answers
 are scored against the measurement, the URL picks the note, and the per-note counts equal the CLI's."""
 
+import dataclasses
+
 import pytest
 from conftest import run_page
 from factcheck_live import live_results
 from streamlit.testing.v1 import AppTest
 
 from core import factcheck as fc
-from pages.ui.charts import fmt_num
+from pages.ui.factcheck_words import summary_fields
+from pages.ui.format import fmt_num
 from pages.ui.i18n import text_for
 
 
@@ -19,10 +22,11 @@ def _page(lang: str, **params: str) -> AppTest:
 
 
 def _rerun(at: AppTest) -> AppTest:
-    """Run again after a click. app.py's end_run() clears the settings after every run, and AppTest starts
-    the next run with the session state it saw last, so the page would first take the cold-start path
-    (settings() reruns through app.py) and lose the click. Hand the page the settings it just used."""
-    at.session_state["_ase_settings"] = at.session_state["_ase_last_settings"]
+    """Run again after a click. The router marks its run ended after every run (url_state.end_run), and
+    AppTest starts the next run with the session state it saw last, running the page file first (a
+    fresh server's legacy run), so the page would take the cold-start path (settings() reroutes
+    through app.py) and lose the click. Hand the page the run it just had, not ended."""
+    at.session_state["_ase_run"] = dataclasses.replace(at.session_state["_ase_run"], ended=False)
     at.run()
     assert not at.exception, [e.value for e in at.exception]
     return at
@@ -39,18 +43,7 @@ def _summary_lines(at: AppTest) -> list[str]:
 
 
 def _expected_line(row: dict, lang: str) -> str:
-    return "- " + text_for("factcheck.summary.line", lang).format(
-        note=row["note"][:3],
-        found=row["found"],
-        checked=row["checked"],
-        measured=row["measured"],
-        literature=row["literature"],
-        unchecked=row["not_checkable"],
-        holds=row["holds"],
-        partly=row["partly"],
-        fails=row["fails"],
-        pending=row["pending"],
-    )
+    return "- " + text_for("factcheck.summary.line", lang).format(**summary_fields(row))
 
 
 @pytest.mark.parametrize("lang", ["en", "zh"])
@@ -76,6 +69,7 @@ def test_the_note_comes_from_the_url_and_a_bad_one_falls_back_with_a_notice():
     assert any("fc_note" in w.value for w in at.warning)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_drill_scores_the_answer_against_the_measurement(lang):
     at = _open(_page(lang, fc_note="003"), "n3_print_3")
@@ -127,12 +121,13 @@ def _live_check(claim_id: str, seed: int = 0, progress=None) -> dict:
     return live_results(seed)[claim_id]
 
 
+@pytest.mark.slow
 def test_per_note_counts_on_the_page_equal_the_cli(monkeypatch):
     live = live_results(0)
     monkeypatch.setattr(fc, "check", _live_check)
     at = _page("en")
     for note in fc.NOTES:
-        at.pills(key="fc_note").set_value(note.seed[:3])
+        at.pills(key="fc_note").set_value(note.file[:3])
         _rerun(at)
         at.button(key="fc_measure_all").click()
         _rerun(at)

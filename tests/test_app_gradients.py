@@ -6,7 +6,7 @@ from conftest import count_calls, run_page, tables
 from streamlit.testing.v1 import AppTest
 
 from core import views
-from pages.ui.charts import fmt_num
+from pages.ui.format import fmt_num
 from pages.ui.i18n import text_for
 
 QUERY = {"seed": "47", "dk": "32", "n": "16"}  # settings no other test uses: a fresh check

@@ -11,7 +11,7 @@ import pytest
 from conftest import run_page
 
 from core import lesson
-from pages.ui.charts import fmt_num, fmt_pct
+from pages.ui.format import fmt_num, fmt_pct
 from pages.ui.i18n import text_for
 from pages.ui.user_text import literal
 
@@ -40,7 +40,7 @@ def chart_rows(at) -> list[dict]:
 
 def expected(at, step: int) -> dict:
     """The step's measurement recomputed from core for the settings the page ran with."""
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     spec = lesson.STEPS[step - 1]
     values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s.backend,
               "dtype": s.dtype}
@@ -88,16 +88,17 @@ def test_bad_step_in_the_url_is_corrected_with_a_notice(raw, step, problem):
     assert at.title[0].value == claim(step, "en")
     notice = text_for(f"common.url.{problem}", "en").format(setting=literal(f"step={raw}"), value=step)
     assert notice in [w.value for w in at.warning]
-    assert at.session_state["_ase_url"].get("step", "1") == str(step), "the URL is corrected too"
+    assert at.session_state["_ase_run"].wants.get("step", "1") == str(step), "the URL is corrected too"
 
 
 @pytest.mark.parametrize("extreme", [{"dk": "1", "n": "2"}, {"dk": "4096", "n": "1024", "lang": "zh"}],
                          ids=["small", "large"])
+@pytest.mark.slow
 @pytest.mark.parametrize("step", STEPS)
 def test_every_step_at_the_extremes_of_d_k_and_n(step, extreme):
     at = open_lesson(step=str(step), **extreme)
     assert not at.exception, [e.value for e in at.exception]
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     assert (s.dk, s.n) == (int(extreme["dk"]), int(extreme["n"]))
     assert len(guess_radio(at).options) >= 3
     assert chart_rows(at) is not None
@@ -151,21 +152,21 @@ def test_next_and_previous_buttons_move_between_steps_and_the_url_follows():
     assert at.button(key="lesson_prev").disabled
     at.button(key="lesson_next").click().run()
     assert at.title[0].value == claim(2, "en")
-    assert at.session_state["_ase_url"]["step"] == "2"
+    assert at.session_state["_ase_run"].wants["step"] == "2"
     for _ in range(10):
         if not at.button(key="lesson_next").disabled:
             at.button(key="lesson_next").click().run()
-    assert at.title[0].value == claim(8, "en") and at.session_state["_ase_url"]["step"] == "8"
+    assert at.title[0].value == claim(8, "en") and at.session_state["_ase_run"].wants["step"] == "8"
     at.button(key="lesson_prev").click().run()
-    assert at.session_state["_ase_url"]["step"] == "7"
+    assert at.session_state["_ase_run"].wants["step"] == "7"
     assert not at.exception
 
 
 def test_lesson_d_k_control_moves_the_shared_setting():
     at = open_lesson(lang="en", step="1")
     at.select_slider(key="lesson_dk").set_value(512).run()
-    assert at.session_state["_ase_last_settings"].dk == 512
-    assert at.session_state["_ase_url"]["dk"] == "512"
+    assert at.session_state["_ase_run"].settings.dk == 512
+    assert at.session_state["_ase_run"].wants["dk"] == "512"
     assert at.select_slider(key="dk_pow2").value == 512, "the sidebar shows the same d_k"
 
 
@@ -174,7 +175,7 @@ def test_lock_link_hides_the_sidebar_and_says_so():
     assert not at.exception
     assert SIDEBAR_HIDDEN in styles(at) and "display: none" in styles(at)
     assert any(text_for("lesson.locked", "en") in m.value for m in at.markdown)
-    assert at.session_state["_ase_url"]["lock"] == "1", "the lock stays in the link"
+    assert at.session_state["_ase_run"].wants["lock"] == "1", "the lock stays in the link"
     widgets = [*at.main.select_slider, *at.main.slider, *at.main.radio, *at.main.selectbox,
                *at.main.multiselect, *at.main.button_group, *at.main.number_input, *at.main.toggle]
     keys = sorted(str(w.key) for w in widgets)
@@ -182,7 +183,7 @@ def test_lock_link_hides_the_sidebar_and_says_so():
 
     free = open_lesson(lang="en", step="3")
     assert SIDEBAR_HIDDEN not in styles(free)
-    assert "lock" not in free.session_state["_ase_url"]
+    assert "lock" not in free.session_state["_ase_run"].wants
 
 
 def test_malformed_lock_is_reported_and_unlocked():

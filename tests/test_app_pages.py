@@ -13,7 +13,7 @@ from conftest import MY_PAGES, count_calls, run_page
 
 from core import experiments as ex
 from core import figure_budget, views
-from pages.ui.charts import fmt_num, fmt_pct
+from pages.ui.format import fmt_num, fmt_pct
 from pages.ui.i18n import text_for
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -74,7 +74,7 @@ def expected_metric(page: str, s) -> tuple[str, str] | None:
 
 def check_page(at, page: str) -> None:
     assert not at.exception, [e.value for e in at.exception]
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     expected = expected_metric(page, s)
     if expected is None:
         return
@@ -112,17 +112,18 @@ def test_page_in_chinese_has_chinese_title_metrics_and_captions(page):
 def test_page_at_the_small_extreme(page):
     at = run_page(page, {"dk": "1", "n": "2", "scales": "none,sqrt,log"})
     check_page(at, page)
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     assert (s.dk, s.n) == (1, 2)
     if page != "overview":
         assert any("d_k = 1" in c.value for c in at.caption), "log at d_k = 1 is not explained"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("page", MY_PAGES)
 def test_page_at_the_large_extreme(page):
     at = run_page(page, {"dk": "4096", "n": "1024", "lang": "zh"})
     check_page(at, page)
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     assert (s.dk, s.n) == (4096, 1024)
 
 
@@ -131,7 +132,7 @@ def test_page_with_malformed_and_out_of_range_url_values(page):
     at = run_page(page, {"dk": "9999", "n": "abc", "scales": "bogus", "trials": "-3", "seed": "1.5",
                          "backend": "tpu", "lang": "en"})
     check_page(at, page)
-    s = at.session_state["_ase_last_settings"]
+    s = at.session_state["_ase_run"].settings
     assert (s.dk, s.n, s.scales, s.trials, s.seed, s.backend) == (4096, 32, ["none", "sqrt"], 10, 0, "numpy")
     notices = " ".join(w.value for w in at.warning)
     for param in ("dk=9999", "n=abc", "scales=bogus", "trials=-3", "seed=1.5", "backend=tpu"):

@@ -5,26 +5,32 @@ from __future__ import annotations
 import pytest
 from conftest import ROOT, run_page
 
-from pages.ui import controls
+from pages.ui import sidebar, url_state
 from pages.ui.i18n import text_for
 
 
-def settings_of(at) -> controls.Settings:
-    return at.session_state["_ase_last_settings"]
+def settings_of(at) -> sidebar.Settings:
+    return at.session_state["_ase_run"].settings
 
 
-def nav_pages(at) -> list[str]:
-    """url_paths of the pages st.navigation registered in the last run."""
-    return sorted(p.url_path or "overview" for p in at.session_state["_ase_pages"])  # default page: ""
+def test_navigation_lists_exactly_the_table_pages_that_exist(monkeypatch):
+    import streamlit as st
 
+    declared: list[list[str]] = []  # url_paths ("" is the default page's) st.navigation registered
+    navigation = st.navigation
 
-def test_navigation_lists_exactly_the_table_pages_that_exist():
+    def recorded(pages, **kwargs):
+        if isinstance(pages, dict):  # the router's sections (a list: a page file rerouting itself)
+            declared.append(sorted(p.url_path or "overview" for ps in pages.values() for p in ps))
+        return navigation(pages, **kwargs)
+
+    monkeypatch.setattr(st, "navigation", recorded)
     at = run_page("overview")
     assert not at.exception
     from test_i18n import page_table
 
     expected = sorted(url for file, url, *_ in page_table() if (ROOT / file).is_file())
-    assert nav_pages(at) == expected
+    assert declared and declared[-1] == expected
     assert "ui" not in expected and "__init__" not in expected
 
 
@@ -54,7 +60,7 @@ def test_url_values_restore_the_shared_settings():
 def test_the_url_is_written_back_with_only_non_default_values():
     at = run_page("variance", {"dk": "256", "var_rho": "0.5"})
     assert not at.exception
-    assert at.session_state["_ase_url"] == {"dk": "256", "var_rho": "0.5"}
+    assert at.session_state["_ase_run"].wants == {"dk": "256", "var_rho": "0.5"}
 
 
 def test_moving_the_power_of_two_slider_sets_dk():
@@ -62,7 +68,7 @@ def test_moving_the_power_of_two_slider_sets_dk():
     at.select_slider(key="dk_pow2").set_value(512).run()
     assert not at.exception
     assert settings_of(at).dk == 512
-    assert at.session_state["_ase_url"]["dk"] == "512"
+    assert at.session_state["_ase_run"].wants["dk"] == "512"
 
 
 def test_no_scale_selected_falls_back_to_sqrt_with_a_notice():
@@ -74,17 +80,17 @@ def test_no_scale_selected_falls_back_to_sqrt_with_a_notice():
 
 
 def test_parsers_clamp_and_default():
-    assert controls.parse_int("5000", 1, 4096, 64) == (4096, "clamped")
-    assert controls.parse_int("0", 1, 4096, 64) == (1, "clamped")
-    assert controls.parse_int("1e2", 1, 4096, 64) == (100, None)
-    assert controls.parse_int("nan", 1, 4096, 64) == (64, "malformed")
-    assert controls.parse_int("2.5", 1, 4096, 64) == (64, "malformed")
-    assert controls.parse_float("inf", 0, 1, 0.5) == (0.5, "malformed")
-    assert controls.parse_choice("NumPy", ("auto", "numpy"), "auto") == ("numpy", None)
-    assert controls.parse_scales("sqrt,,LOG", ("none",), 0.5) == (["sqrt", "log"], 0.5, None)
-    assert controls.parse_scales("power:9", ("none",), 0.5) == (["power"], 2.0, "clamped")
-    assert controls.parse_scales("const:2", ("none",), 0.5) == (["none"], 0.5, "malformed")
-    assert controls.nearest_power_of_two(100) == 128 and controls.nearest_power_of_two(1) == 1
+    assert url_state.parse_int("5000", 1, 4096, 64) == (4096, "clamped")
+    assert url_state.parse_int("0", 1, 4096, 64) == (1, "clamped")
+    assert url_state.parse_int("1e2", 1, 4096, 64) == (100, None)
+    assert url_state.parse_int("nan", 1, 4096, 64) == (64, "malformed")
+    assert url_state.parse_int("2.5", 1, 4096, 64) == (64, "malformed")
+    assert url_state.parse_float("inf", 0, 1, 0.5) == (0.5, "malformed")
+    assert url_state.parse_choice("NumPy", ("auto", "numpy"), "auto") == ("numpy", None)
+    assert url_state.parse_scales("sqrt,,LOG", ("none",), 0.5) == (["sqrt", "log"], 0.5, None)
+    assert url_state.parse_scales("power:9", ("none",), 0.5) == (["power"], 2.0, "clamped")
+    assert url_state.parse_scales("const:2", ("none",), 0.5) == (["none"], 0.5, "malformed")
+    assert sidebar.nearest_power_of_two(100) == 128 and sidebar.nearest_power_of_two(1) == 1
 
 
 def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell_back(monkeypatch):
@@ -94,8 +100,8 @@ def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell
     from core import gpu
 
     why = "softmax_stats.cu failed its first-use check on this device (2 of 3 comparisons …)"
-    monkeypatch.setattr(controls, "resolve_backend", lambda name, dtype: "cupy")
-    monkeypatch.setattr(controls, "device_text", lambda backend: "CuPy on Test GPU (80 GiB)")
+    monkeypatch.setattr(sidebar, "resolve_backend", lambda name, dtype: "cupy")
+    monkeypatch.setattr(sidebar, "device_text", lambda backend: "CuPy on Test GPU (80 GiB)")
     monkeypatch.setattr(gpu, "kernel_report",
                         lambda: {"checked": ["additive_scores.cu"], "failed": {"softmax_stats.cu": why}})
     for lang, words in (("en", "reference path"), ("zh", "参考实现")):
@@ -109,9 +115,9 @@ def test_on_the_gpu_backend_the_app_says_which_of_our_kernels_run_and_which_fell
 
 def test_kernel_notices_only_concern_the_gpu_backend():
     report = {"checked": [], "failed": {"softmax_stats.cu": "why"}}
-    assert controls.kernel_notices("numpy", report) == []
-    assert controls.kernel_notices("cupy", {"checked": ["a.cu"], "failed": {}}) == []
-    assert len(controls.kernel_notices("cupy", report)) == 1
+    assert sidebar.kernel_notices("numpy", report) == []
+    assert sidebar.kernel_notices("cupy", {"checked": ["a.cu"], "failed": {}}) == []
+    assert len(sidebar.kernel_notices("cupy", report)) == 1
 
 
 def test_the_sidebar_second_section_is_drawn_only_while_open():
@@ -120,15 +126,15 @@ def test_the_sidebar_second_section_is_drawn_only_while_open():
     the language, d_k's power-of-two slider, n and the scales; the settings still hold their values."""
     at = run_page("overview", {"lang": "en"})
     assert not at.exception
-    assert at.session_state[controls.MORE_KEY] is False
+    assert at.session_state[sidebar.MORE_KEY] is False
     assert text_for("common.advanced", "en") in [e.label for e in at.sidebar.expander]
     assert not at.sidebar.number_input, "closed: no exact d_k, trials or seed drawn"
     assert not at.sidebar.selectbox, "closed: no backend or dtype drawn"
-    assert settings_of(at).trials == controls.DEFAULTS["trials"]
+    assert settings_of(at).trials == sidebar.DEFAULTS["trials"]
     device = text_for("common.device", "en").split("{")[0]
     assert any(c.value.startswith(device) for c in at.sidebar.caption), "the device stays in view"
 
-    at.session_state[controls.MORE_KEY] = True  # the user opens it (a rerun)
+    at.session_state[sidebar.MORE_KEY] = True  # the user opens it (a rerun)
     at.run()
     assert {w.key for w in at.sidebar.number_input} == {"dk", "trials", "seed"}
     assert {w.key for w in at.sidebar.selectbox} == {"backend", "dtype"}
@@ -136,14 +142,14 @@ def test_the_sidebar_second_section_is_drawn_only_while_open():
     at.number_input(key="dk").set_value(100).run()
     assert (settings_of(at).seed, settings_of(at).dk) == (7, 100)
 
-    at.session_state[controls.MORE_KEY] = False  # closed again: the values stay, in the link too
+    at.session_state[sidebar.MORE_KEY] = False  # closed again: the values stay, in the link too
     at.run()
     assert not at.sidebar.number_input
     at.select_slider(key="dk_pow2")  # still there
     at.slider(key="n").set_value(9).run()  # another control moves; the hidden values survive it
     s = settings_of(at)
     assert (s.seed, s.dk, s.n) == (7, 100, 9)
-    assert {"seed": "7", "dk": "100", "n": "9"}.items() <= at.session_state["_ase_url"].items()
+    assert {"seed": "7", "dk": "100", "n": "9"}.items() <= at.session_state["_ase_run"].wants.items()
     notes = [c.value for c in at.sidebar.caption]
     assert text_for("common.dk.exact_note", "en").format(dk=100) in notes, "says d_k is not the slider's"
 
@@ -153,13 +159,13 @@ def test_the_sidebar_second_section_is_drawn_only_while_open():
 def test_a_link_that_sets_a_value_of_the_second_section_opens_it(query):
     at = run_page("overview", {"lang": "zh", **query})
     assert not at.exception
-    assert at.session_state[controls.MORE_KEY] is True
+    assert at.session_state[sidebar.MORE_KEY] is True
     key, value = next(iter(query.items()))
     widget = next(w for w in [*at.sidebar.number_input, *at.sidebar.selectbox] if w.key == key)
     assert str(widget.value) == value
 
 
-@pytest.mark.parametrize(("page", "query", "key"), [("overview", {"seed": "5"}, controls.MORE_KEY),
+@pytest.mark.parametrize(("page", "query", "key"), [("overview", {"seed": "5"}, sidebar.MORE_KEY),
                                                     ("q-vs-k", {"qk_grad": "1"}, "qk_grad"),
                                                     ("gradients", {"grad_check": "1"}, "grad_check"),
                                                     ("saturation", {"sat_more": "1"}, "sat_more")])

@@ -66,7 +66,7 @@ def test_bad_url_values_are_corrected_with_a_notice():
     assert "train_n" in warnings and "train_opt" in warnings
     assert at.session_state["train_n"] == 64  # clamped to the page's maximum
     assert at.session_state["train_opt"] == "adam"  # malformed → default
-    assert at.session_state["_ase_url"]["train_n"] == "64", "the link says the value used"
+    assert at.session_state["_ase_run"].wants["train_n"] == "64", "the link says the value used"
 
 
 def test_dropping_linear_and_switching_optimizer_reruns():
@@ -92,7 +92,7 @@ def test_a_link_that_asks_for_the_run_opens_on_the_results_with_its_settings_fol
     assert _charts(at)
     at.pills(key="train_metric").set_value("accuracy").run()  # a rerun keeps the folded values
     assert {"train_opt": "sgd", "train_steps": "20", "train_dk16": "0"}.items() <= \
-        at.session_state["_ase_url"].items()
+        at.session_state["_ase_run"].wants.items()
     assert at.session_state["train_opt"] == "sgd"
 
     at.session_state["train_set"] = True  # opened
@@ -100,7 +100,7 @@ def test_a_link_that_asks_for_the_run_opens_on_the_results_with_its_settings_fol
     assert not at.exception
     assert at.pills(key="train_opt").value == "sgd" and at.slider(key="train_steps").value == 20
     assert at.toggle(key="train_dk16").value is False
-    assert at.session_state["_ase_url"]["train_set"] == "1"
+    assert at.session_state["_ase_run"].wants["train_set"] == "1"
 
 
 def test_before_the_run_is_asked_for_the_settings_are_open():

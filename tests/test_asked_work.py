@@ -1,5 +1,5 @@
 """Heavy pages (cost's live timing, training, the real model) run their work on opening only once
-asked for (pages.ui.charts.ask_first): the button, `?<page>_run=1` in the link, or a stored result.
+asked for (pages.ui.compute.ask_first): the button, `?<page>_run=1` in the link, or a stored result.
 
 A cold server's first page, or a link opened before anyone computed it, is thus drawn at once; the
 work, its progress bar and its charts follow the click, and the link then carries the request.

@@ -423,7 +423,7 @@ def test_the_timing_probe_counts_a_rewritten_url_as_a_finished_run(browser, serv
 
 def test_a_new_tab_gets_the_apps_code_compressed_and_the_timing_tool_counts_and_throttles_it(
         browser, server, monkeypatch):
-    """In Chromium, every script of a new tab arrives gzip-compressed (pages/ui/static_gzip.py):
+    """In Chromium, every script of a new tab arrives gzip-compressed (server/static_gzip.py):
     the bytes on the wire are under a third of the scripts' size. page_timing's new tab counts what
     it received, and with --network 2 Mbit/s it cannot have taken that much in less time."""
     monkeypatch.setattr(page_timing, "NETWORK", {"mbit_s": 2.0, "rtt_ms": 40.0})

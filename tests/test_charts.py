@@ -14,9 +14,12 @@ from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema import core as vl_schema
 from conftest import ROOT, run_page
 
-from pages.ui import charts
-from pages.ui.charts import Figure, FigureCache, export_spec, figure, figure_cache, sweep_figure
+from pages.ui import charts, vega
+from pages.ui.charts import sweep_figure
+from pages.ui.export import Export, export_spec
+from pages.ui.figure import FIGURES, Figure, _digest, figure, figure_cache
 from pages.ui.layout import STRUT, TABLE_CLASS, formula_parts, table_html
+from server.cache import SharedCache
 
 ROWS = [{"dk": dk, "n": 8, "scale": sc, "max_weight_mean": 0.1 * i + (0.2 if sc == "none" else 0.0)}
         for i, dk in enumerate((1, 4, 16, 64)) for sc in ("none", "sqrt")]
@@ -37,7 +40,7 @@ def test_the_cache_returns_what_a_fresh_build_returns():
     cached = _sweep()
     fresh = _fresh()
     assert cached.views == fresh.views  # the dicts the browser gets, Arrow bytes included
-    assert export_spec(cached) == export_spec(fresh)
+    assert export_spec(cached.chart) == export_spec(fresh.chart)
     assert cached.data.equals(fresh.data)
 
 
@@ -54,24 +57,25 @@ def test_equal_values_digest_alike_however_their_objects_are_shared():
     shared = "sqrt"
     a = [{"scale": shared, "x": 1.0}, {"scale": shared, "x": 2.0}]
     b = [{"scale": "".join(["sq", "rt"]), "x": 1.0}, {"scale": "".join(["sq", "rt"]), "x": 2.0}]
-    assert charts._digest((a,), {}) == charts._digest((b,), {})
-    assert charts._digest((a,), {}) != charts._digest((a[:1],), {})
+    assert _digest((a,), {}) == _digest((b,), {})
+    assert _digest((a,), {}) != _digest((a[:1],), {})
 
 
 def test_the_cache_is_bounded_by_bytes_and_by_entries():
     fig = _fresh()
-    by_bytes = FigureCache(max_bytes=3 * fig.nbytes, max_entries=100)
+    size = lambda f: f.nbytes  # noqa: E731 (as FIGURES counts)
+    by_bytes = SharedCache(max_bytes=3 * fig.nbytes, max_entries=100, size=size)
     for i in range(10):
-        by_bytes.get(i, lambda: fig)
+        by_bytes.get_or_compute(i, lambda _flight: fig)
     entries, held = by_bytes.stats()
     assert entries == 3 and held <= 3 * fig.nbytes
-    by_count = FigureCache(max_bytes=10**12, max_entries=4)
+    by_count = SharedCache(max_bytes=10**12, max_entries=4, size=size)
     for i in range(10):
-        by_count.get(i, lambda: fig)
+        by_count.get_or_compute(i, lambda _flight: fig)
     assert by_count.stats()[0] == 4
     built = []
-    by_count.get(9, lambda: built.append(1) or fig)  # the most recent one is still there
-    by_count.get(0, lambda: built.append(1) or fig)  # the oldest was dropped
+    by_count.get_or_compute(9, lambda _flight: built.append(1) or fig)  # the most recent one is still there
+    by_count.get_or_compute(0, lambda _flight: built.append(1) or fig)  # the oldest was dropped
     assert built == [1]
 
 
@@ -116,9 +120,9 @@ def test_a_pages_download_buttons_hold_a_blob_of_the_chart_not_its_objects(monke
     monkeypatch.setattr(DeltaGenerator, "download_button", record)
     at = run_page("saturation")
     assert not at.exception and kept
-    figures = {id(fig): fig for fig in charts.FIGURES._items.values()}
+    figures = {id(fig): fig for fig in FIGURES._entries.values()}
     for file_name, data in kept:
-        assert callable(data) and isinstance(data.__self__, charts.Export), file_name
+        assert callable(data) and isinstance(data.__self__, Export), file_name
         held = reachable(data)
         assert not [o for o in held if isinstance(o, (Figure, alt.TopLevelMixin, pd.DataFrame))], file_name
         assert sum(len(o) for o in held if isinstance(o, bytes)) > 1000, file_name
@@ -128,7 +132,7 @@ def test_a_pages_download_buttons_hold_a_blob_of_the_chart_not_its_objects(monke
         if file_name.endswith(".csv"):
             assert data() == fig.data.to_csv(index=False).encode("utf-8")
         else:  # the same spec rendered (vl-convert numbers its SVG gradients per call)
-            assert export_spec(data.__self__.parts()[0]) == export_spec(fig), file_name
+            assert export_spec(data.__self__.parts()[0]) == export_spec(fig.chart), file_name
     svg = next(data for file_name, data in kept if file_name.endswith(".svg"))()
     png = next(data for file_name, data in kept if file_name.endswith(".png"))()
     assert svg.startswith("<svg") and png.startswith(b"\x89PNG")
@@ -140,17 +144,17 @@ def test_the_browser_gets_the_container_width_and_the_download_the_desktop_size(
     assert "width" not in view and view["autosize"] == {"type": "fit-x", "contains": "padding"}
     assert view["height"] == charts.HEIGHT
     assert all(isinstance(raw, bytes) for raw in view["datasets"].values())
-    exported = json.loads(export_spec(fig))
+    exported = json.loads(export_spec(fig.chart))
     assert exported["width"] == charts.WIDTH and exported["height"] == charts.HEIGHT
-    assert exported["autosize"] == {"type": "pad"} and exported["config"]["font"] == charts.FONT
+    assert exported["autosize"] == {"type": "pad"} and exported["config"]["font"] == vega.FONT
     assert all(isinstance(v, list) for v in exported["datasets"].values())
 
 
 def test_legends_under_a_chart_fold_into_one_column_on_a_narrow_plot():
     (view,) = _fresh().views
     legend = view["layer"][0]["encoding"]["color"]["legend"]  # sweep_lines: 2 columns, at the bottom
-    assert legend["columns"] == {"expr": f"width < {charts.NARROW_PLOT} ? 1 : 2"}
-    exported = json.loads(export_spec(_fresh()))
+    assert legend["columns"] == {"expr": f"width < {vega.NARROW_PLOT} ? 1 : 2"}
+    exported = json.loads(export_spec(_fresh().chart))
     assert exported["layer"][0]["encoding"]["color"]["legend"]["columns"] == 2  # the download as before
 
 
@@ -161,7 +165,7 @@ def test_two_legends_under_a_chart_stack_on_a_narrow_plot():
     (one_view,) = figure(alt.layer(base.mark_line(), base.mark_point()), df).views
     (two_view,) = figure(both.mark_line(), df).views
     assert "config" not in one_view  # one legend, shared by two layers: nothing to stack
-    assert two_view["config"]["legend"]["layout"] == {"expr": charts.LEGEND_LAYOUT_EXPR}
+    assert two_view["config"]["legend"]["layout"] == {"expr": vega.LEGEND_LAYOUT_EXPR}
 
 
 def test_a_long_title_goes_onto_two_lines_on_a_narrow_plot_only():
@@ -174,7 +178,7 @@ def test_a_long_title_goes_onto_two_lines_on_a_narrow_plot_only():
     assert expr.endswith(f'"{long}"') and view["title"]["anchor"] == "start"
     (short,) = figure(base.properties(title="Largest |logit| vs d_k"), df).views
     assert short["title"] == "Largest |logit| vs d_k"
-    assert json.loads(export_spec(figure(base.properties(title=long), df)))["title"] == long
+    assert json.loads(export_spec(figure(base.properties(title=long), df).chart))["title"] == long
     # 250 px of Chinese: cut off inside an expander on a phone (q-vs-k's gradient section) before
     zh = "一次抽样的各行范数，平方根：c = 1/√d_k"
     (view,) = figure(base.properties(title=alt.TitleParams(zh, anchor="start")), df).views
@@ -196,20 +200,12 @@ def test_side_by_side_charts_become_panels_under_their_title():
     fig = figure(alt.hconcat(left, right).properties(title="both"), df)
     assert len(fig.views) == 2 and fig.title == "both"
     assert [v["mark"]["type"] for v in fig.views] == ["line", "bar"]
-    assert "hconcat" in json.loads(export_spec(fig))  # the download stays one picture
+    assert "hconcat" in json.loads(export_spec(fig.chart))  # the download stays one picture
 
 
 def test_altair_theme_defaults_are_left_out_as_streamlit_leaves_them_out():
     (view,) = _fresh().views
     assert "config" not in view
-
-
-def test_an_altair_chart_still_works_through_show_chart_and_is_cached_by_content():
-    df = pd.DataFrame({"x": [1, 2], "y": [3, 4]})
-    make = lambda: alt.Chart(df.copy()).mark_point().encode(x="x:Q", y="y:Q").properties(width=300)  # noqa: E731
-    a = charts._figure_of_chart(make(), df)
-    assert a is not None and a is charts._figure_of_chart(make(), df)
-    assert "width" not in a.views[0]
 
 
 def test_a_builder_that_reads_page_state_is_refused():
@@ -386,7 +382,7 @@ def test_side_by_side_gives_the_vega_lite_of_alt_hconcat_and_copies_without_reco
 def test_frame_bytes_bounds_a_chart_table_from_above():
     import numpy as np
 
-    from pages.ui.charts import frame_bytes
+    from pages.ui.vega import frame_bytes
 
     n = 200
     tables = [

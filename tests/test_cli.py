@@ -1,10 +1,19 @@
-"""`python -m core …`: the JSON contract, and bad input → exit 2 with one line, no traceback."""
+"""`python -m core …`: the JSON contract, and bad input → exit 2 with one line, no traceback.
 
+Most tests call the command line's `main` in this process, as `python -m core` does (core/__main__.py):
+the same parser, output and exit codes, without starting an interpreter each time; the command
+itself runs as a process in `test_the_command_runs_as_a_module` and `test_closed_pipe_is_not_an_error`.
+"""
+
+import contextlib
+import io
 import json
 import subprocess
 import sys
 
 import pytest
+
+from core.cli import main
 
 KEYS = {
     "saturation": {"dk", "n", "scale", "entropy_mean", "max_weight_mean", "effective_keys_mean",
@@ -26,9 +35,28 @@ ARGS = {
 }
 
 
-def run(*args):
+def run(*args: str) -> subprocess.CompletedProcess:
+    """`python -m core *args`, run by its `main` in this process: exit code, stdout and stderr."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        try:
+            code = main(list(args))
+        except SystemExit as exc:  # argparse's own exits
+            code = exc.code if isinstance(exc.code, int) else 0 if exc.code is None else 1
+    return subprocess.CompletedProcess(list(args), code, out.getvalue(), err.getvalue())
+
+
+def run_process(*args: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "core", *args], capture_output=True, text=True, check=False,
                           timeout=120)
+
+
+def test_the_command_runs_as_a_module():
+    p = run_process("saturation", *ARGS["saturation"], "--json")
+    assert p.returncode == 0 and not p.stderr, p.stderr
+    assert json.loads(p.stdout) == json.loads(run("saturation", *ARGS["saturation"], "--json").stdout)
+    bad = run_process("saturation", "--dk", "0")
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
 
 
 @pytest.mark.parametrize("experiment", list(KEYS))
@@ -69,6 +97,7 @@ def test_json_shape_of_the_pages_beyond_the_notes(experiment):
     assert out["rows"] and all(keys <= set(row) for row in out["rows"])
 
 
+@pytest.mark.slow
 def test_real_model_json_or_a_clear_error_without_the_package():
     p = run("real-model", "--text", "Attention needs a scale.", "--json")
     if p.returncode == 2:

@@ -77,7 +77,7 @@ def test_factored_and_naive_outputs_agree_in_the_sweep():
 
 
 def test_datasheet_peak_reproduces_the_h100_fp32_rate():
-    # H100 SXM: 132 SMs at 1.98 GHz, 128 FP32 lanes → ~67 TFLOP/s (SCIENCE.md §5); 16 SFU lanes.
+    # H100 SXM: 132 SMs at 1.98 GHz, 128 FP32 lanes → ~67 TFLOP/s (docs/science.md §5); 16 SFU lanes.
     p = C.datasheet_peak(132, 1.98e9, 9, 0)
     assert p["fp32_flops_per_s"] == pytest.approx(67e12, rel=0.01)
     assert p["fp32_flops_per_s"] / p["sfu_per_s"] == 16.0  # 2·128 FLOPs per 16 tanh

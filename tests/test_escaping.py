@@ -99,7 +99,7 @@ def test_page_control_url_values_are_echoed_literally():
 def test_error_details_quote_the_error_literally():
     def script():
         from core.errors import InputError
-        from pages.ui.charts import show_error
+        from pages.ui.notices import show_error
 
         show_error(InputError("got [Session expired](https://example.com) **now** $$x$$"))
 

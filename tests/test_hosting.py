@@ -16,10 +16,12 @@ import pytest
 from conftest import TORCH_VIEWS, StreamlitServer, page_table
 
 from pages.ui.i18n import text_for
-from pages.ui.shared_work import QUIET_S
+from server.memory import QUIET_S
 from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, charted, run_phase
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
 from tools.loadtest.report import summarise
+
+pytestmark = pytest.mark.server
 
 COLD_LINKS = ("/saturation?lang=zh", "/variance", "/q-vs-k", "/gradients?lang=zh&dk=256", "/precision",
               "/?lang=zh", "/fact-check", "/beyond", "/variance?lang=zh&n=64", "/saturation?dk=16",

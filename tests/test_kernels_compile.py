@@ -13,10 +13,10 @@ import pytest
 from core.gpu import KERNEL_DIR, SOURCES
 from tools.kernel_build import ARCHES, nvcc_compile, nvcc_path, ptxas_usage
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     nvcc_path() is None,
     reason="NVCC NOT FOUND: the CUDA kernels are NOT compile-checked on this machine "
-           "(install the CUDA toolkit so that a syntax error in core/kernels/*.cu fails CI)")
+           "(install the CUDA toolkit so that a syntax error in core/kernels/*.cu fails CI)")]
 
 # The SIMT attention kernel at DMAX ≥ 128 keeps 4 bytes on the stack (ptxas' choice at 64 registers).
 MAX_SPILL_BYTES = 8

@@ -25,9 +25,9 @@ from core.gpu_check import same_draw_checks
 from tools.emulator import emulated
 
 REASON = emu.unavailable_reason()
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.emulator, pytest.mark.skipif(
     REASON is not None,
-    reason=f"CPU EMULATOR UNAVAILABLE ({REASON}): the CUDA kernels are NOT run on this machine")
+    reason=f"CPU EMULATOR UNAVAILABLE ({REASON}): the CUDA kernels are NOT run on this machine")]
 
 CHECKS = list(gc.kernel_checks(sizes_n=gc.EMULATED_SIZES_N))
 

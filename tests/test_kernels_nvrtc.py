@@ -13,10 +13,10 @@ import pytest
 from core.gpu import SOURCES, kernel_source
 from tools.kernel_build import ARCHES, NvrtcError, nvcc_compile, nvcc_path, nvrtc_compile, nvrtc_library_path
 
-pytestmark = pytest.mark.skipif(
+pytestmark = [pytest.mark.slow, pytest.mark.skipif(
     nvrtc_library_path() is None,
     reason="LIBNVRTC NOT FOUND: the kernels are NOT checked with the run-time compiler on this machine "
-           "(pip install -r requirements-dev.txt brings the nvidia-cuda-nvrtc wheel)")
+           "(pip install -r requirements-dev.txt brings the nvidia-cuda-nvrtc wheel)")]
 
 
 @pytest.mark.parametrize("arch", ARCHES)

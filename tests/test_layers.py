@@ -1,5 +1,7 @@
 """core/ is built in floors: every import points to the same floor or one below, there is no import
-cycle, and core never imports the app (streamlit, pages), the tooling (tools) or the tests.
+cycle, and core never imports the app (streamlit, pages), the tooling (tools) or the tests. Above it,
+server/ serves without drawing (never Streamlit, the pages or the tooling), and pages/ui/ draws for
+the pages without importing one of them (docs/architecture.md).
 
 The graph is read from the source with `ast`: every `import` and `from … import`, including those
 inside functions. `from core.gpu import checks` is an import of core.gpu.checks (a submodule), `from
@@ -228,6 +230,28 @@ def test_core_never_imports_the_app_the_tooling_or_the_tests():
 def test_the_graph_sees_function_local_imports():
     assert "core.real_model" in GRAPH["core.cli"]  # imported inside _beyond_the_notes only
     assert "core.factcheck" in GRAPH["core.cli"]
+
+
+SERVER = import_graph(ROOT, "server")
+PAGES = import_graph(ROOT, "pages")
+
+
+def test_the_server_layer_uses_core_alone_and_never_draws():
+    outside = [f"{a} → {b}" for a, targets in sorted(SERVER.items()) for b in sorted(targets)
+               if b.split(".")[0] in (*FORBIDDEN, "streamlit")]
+    assert outside == [] and tangles(SERVER) == []
+    assert all(b.split(".")[0] not in ("pages", "app") for targets in SERVER.values() for b in targets)
+
+
+def test_the_ui_helpers_never_import_a_page_the_tooling_or_the_tests():
+    ui = {a: t for a, t in PAGES.items() if a.startswith("pages.ui")}
+    wrong = [f"{a} → {b}" for a, targets in sorted(ui.items()) for b in sorted(targets)
+             if b.split(".")[0] in ("tools", "tests", "conftest", "app")
+             or (b.startswith("pages.") and not b.startswith("pages.ui"))]
+    assert ui and wrong == [] and tangles(ui) == []
+    pages = [f"{a} → {b}" for a, targets in sorted(PAGES.items()) for b in sorted(targets)
+             if b.split(".")[0] in ("tools", "tests", "conftest", "app")]
+    assert pages == []
 
 
 # ---------------------------------------------------------------- the checker catches what it claims to

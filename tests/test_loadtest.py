@@ -31,6 +31,7 @@ def key_of(widget_id: str) -> str:
     return widget_id.split("-", 2)[2]
 
 
+@pytest.mark.server
 def test_three_sessions_for_ten_seconds_run_clean_and_get_their_charts(server):
     rec = asyncio.run(run_phase(Phase("short", 3, 10.0, think=(0.5, 1.5), seed=1), server.url))
     s = summarise(rec)
@@ -43,6 +44,7 @@ def test_three_sessions_for_ten_seconds_run_clean_and_get_their_charts(server):
     assert all(r.result.charts > 0 for r in charted)
 
 
+@pytest.mark.server
 def test_every_kind_of_widget_move_reaches_the_server():
     """Every control is bound to the URL: a value the server understood shows in the query string.
     Covers each widget kind the app uses: select_slider, slider, number_input, selectbox,
@@ -75,6 +77,7 @@ def test_every_kind_of_widget_move_reaches_the_server():
     assert {"slider", "number_input", "selectbox", "button_group"} <= set(moved), moved
 
 
+@pytest.mark.server
 def test_a_language_switch_keeps_the_translated_choices(server):
     """Regression: after switching the language in the sidebar, the next move of any control used to
     empty the scales (the browser sent the old language's labels back)."""
@@ -100,6 +103,7 @@ def test_a_language_switch_keeps_the_translated_choices(server):
     assert set(chosen) <= set(options)
 
 
+@pytest.mark.server
 def test_the_cli_prints_json_and_finds_the_server_by_its_port(server):
     out = subprocess.run([sys.executable, "-m", "tools.loadtest", "--url", server.url, "--sessions", "1",
                           "--seconds", "3", "--think", "0.5", "1", "--json"],

@@ -1,4 +1,4 @@
-"""A page's link connects at the first try (pages/ui/page_base.py): the middleware alone against a
+"""A page's link connects at the first try (server/page_base.py): the middleware alone against a
 stand-in for Streamlit, its script in a browser at URLs the server never sees (behind a proxy's
 prefix), then real servers, at the root and under a base path, opened in Chromium."""
 
@@ -14,7 +14,7 @@ from test_static_gzip import answer as answered
 from test_static_gzip import request
 
 from pages.ui.i18n import text_for
-from pages.ui.page_base import ETAG_SUFFIX, PageBase, base_script, with_script
+from server.page_base import ETAG_SUFFIX, PageBase, base_script, with_script
 from tools.app_driver import wait_first_render
 
 HTML = (b"<!DOCTYPE html>\n<html lang=\"en\">\n  <head>\n    <meta charset=\"UTF-8\" />\n"

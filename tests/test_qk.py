@@ -108,6 +108,7 @@ def _traced_peak_mb(fn, **kwargs) -> float:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_memory_stays_bounded_at_the_pages_largest_settings():
     # The page's largest d_k (256) with few keys affords the most trials (279 at n = 4): drawn at
     # once, each trial's own W_Q and W_K (d_model × d_k) held 425 MB, two such runs on a 1 GB server.

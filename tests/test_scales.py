@@ -1,4 +1,4 @@
-"""The scale family: one parser, one definition of c(d_k) (SCIENCE.md §1)."""
+"""The scale family: one parser, one definition of c(d_k) (docs/science.md §1)."""
 
 import math
 

@@ -1,7 +1,7 @@
 """Sweeps drawn at the app's default settings do not contradict their captions: a curve the text calls
 rising or falling is monotone, and any other wiggle is smaller than the curve's own 95 % band.
 
-Defaults: the sidebar's (d_k = 64, n = 32, trials = 100, seed = 0, pages/ui/controls.py DEFAULTS) and
+Defaults: the sidebar's (d_k = 64, n = 32, trials = 100, seed = 0, pages/ui/sidebar.py DEFAULTS) and
 each page's own (the saturation page's map uses the first scale, "none"; the beyond page's length
 section ρ = 0.3, s = 0.5, n ∈ NS, min(trials, 200) trials).
 """

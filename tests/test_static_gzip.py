@@ -1,4 +1,4 @@
-"""Streamlit's static files sent gzip-compressed, each compressed once (pages/ui/static_gzip.py):
+"""Streamlit's static files sent gzip-compressed, each compressed once (server/static_gzip.py):
 the middleware alone against a folder of its own, then a real server against Streamlit's files."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 import pytest
 from conftest import StreamlitServer
 
-from pages.ui.static_gzip import StaticGzip, accepts_gzip, streamlit_static_dir
+from server.static_gzip import StaticGzip, accepts_gzip, streamlit_static_dir
 
 SCRIPT = b"export const x = '" + b"attention " * 2000 + b"';\n"
 
@@ -152,6 +152,7 @@ def test_streamlits_static_folder_is_found_without_importing_streamlit():
     assert folder is not None and any((folder / "js").glob("index.*.js"))
 
 
+@pytest.mark.server
 def test_a_served_app_sends_every_script_of_its_page_compressed_and_identical():
     """On a real server: every script the page's HTML names comes gzip-compressed to a browser that
     accepts it, decompresses to exactly what a browser that does not gets, and the lot is at most

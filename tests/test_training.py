@@ -51,7 +51,7 @@ def test_unscaled_large_dk_has_lower_entropy_at_step0():
     H = {r["scale"]: r["entropy"] for r in res["rows"]}
     ln_n = math.log(16)
     # Var(q·k) = d_k at init: unscaled logits have std 32, so rows are nearly one-hot;
-    # ÷√d_k leaves std 1 and entropy close to ln n − ½ (SCIENCE.md §4).
+    # ÷√d_k leaves std 1 and entropy close to ln n − ½ (docs/science.md §4).
     assert H["none"] < 0.3
     assert H["sqrt"] > ln_n - 1.0
     assert H["none"] < H["sqrt"]
@@ -192,6 +192,7 @@ def test_stacked_runs_follow_the_path_each_would_follow_alone(optimizer):
         assert [r["grad_wq_norm"] for r in rows] == pytest.approx(ref_grad, rel=1e-3, abs=1e-7), scale
 
 
+@pytest.mark.slow
 def test_training_does_not_load_torchs_compiler():
     """torch.optim's first use imports torch._dynamo (about a second on a fresh server); the
     training page's own optimiser does not need it."""

@@ -11,7 +11,7 @@ import pytest
 
 from core import experiments as ex
 from core import figure_budget, views
-from pages.ui.controls import DEFAULTS
+from pages.ui.sidebar import DEFAULTS
 
 DKS = figure_budget.sweep_dks(DEFAULTS["dk"])
 N, TRIALS, SCALES = DEFAULTS["n"], DEFAULTS["trials"], list(DEFAULTS["scales"])
@@ -72,6 +72,7 @@ def test_the_reported_interval_contains_the_median_and_narrows_with_trials():
     assert ex.median_interval(np.arange(101)) == (40.0, 60.0)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("dk", "scale"), [(16, "none"), (256, "none"), (64, "sqrt")])
 def test_each_point_of_the_shared_draws_has_the_experiments_distribution(dk, scale):
     """Common random numbers change how points relate, not what each one measures: the sweep's median

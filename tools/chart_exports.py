@@ -33,19 +33,6 @@ EXTRA_SETTINGS = {"training": [{"train_metric": m}
                   "beyond": [{"beyond_part": p} for p in ("norm", "len", "init")]}
 
 
-def _export_json(obj: Any) -> str:
-    from pages.ui import charts
-
-    if hasattr(charts, "export_spec"):
-        return charts.export_spec(obj)
-    # before figures were cached: show_chart padded the chart, then its download exported it
-    import altair as alt
-
-    if obj.autosize is alt.Undefined:
-        obj = obj.properties(autosize=alt.AutoSizeParams(type="pad"))
-    return charts._export_spec(obj)
-
-
 def _key(path: str, kwargs: dict[str, Any]) -> str:
     return repr((path, sorted(kwargs.items())))
 
@@ -56,14 +43,14 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
     import vl_convert as vlc
     from streamlit.testing.v1 import AppTest
 
-    from pages.ui import charts
-    from pages.ui.compute import fn_path
+    from pages.ui import charts, compute
+    from pages.ui.export import export_spec
 
-    original_call, original_show = charts.shared_call, charts.show_chart
-    shown: list[tuple[str, Any, Any]] = []
+    original_call, original_show = compute.shared_call, charts.show_chart
+    shown: list[tuple[str, Any]] = []
 
     def call(fn: Any, kwargs: dict[str, Any], container: Any = None, progress: bool = False) -> Any:
-        key = _key(fn_path(fn), kwargs)
+        key = _key(compute.fn_path(fn), kwargs)
         if replay:
             if key not in results:
                 raise KeyError(f"no recorded result for {key}")
@@ -72,11 +59,11 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
         results[key] = pickle.dumps(value)
         return value
 
-    def show(chart: Any, data: Any = None, name: str = "chart", *args: Any, **kwargs: Any) -> None:
-        shown.append((name, chart, data))
-        original_show(chart, data, name, *args, **kwargs)
+    def show(fig: Any, name: str = "chart", *args: Any, **kwargs: Any) -> None:
+        shown.append((name, fig))
+        original_show(fig, name, *args, **kwargs)
 
-    charts.shared_call, charts.show_chart = call, show
+    compute.shared_call, charts.show_chart = call, show
     try:
         for page, lang, extra in [(p, lang, e) for p in EXPORT_PAGES for lang in LANGS
                                   for e in [{}, *EXTRA_SETTINGS.get(p, [])]]:
@@ -90,18 +77,17 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
                 at.run()
                 if at.exception:
                     raise RuntimeError(f"{page} ({lang}): {[e.value for e in at.exception]}")
-                for name, chart, data in shown:
+                for name, fig in shown:
                     stem = out / f"{name}-{lang}"
-                    spec = _export_json(chart)
+                    spec = export_spec(fig.chart)
                     stem.with_suffix(".vl.json").write_text(spec)
                     stem.with_suffix(".png").write_bytes(vlc.vegalite_to_png(spec, scale=2))
                     stem.with_suffix(".svg").write_text(vlc.vegalite_to_svg(spec))
-                    frame = data if data is not None else getattr(chart, "data", None)
-                    if isinstance(frame, pd.DataFrame):
-                        stem.with_suffix(".csv").write_bytes(frame.to_csv(index=False).encode("utf-8"))
+                    if isinstance(fig.data, pd.DataFrame):
+                        stem.with_suffix(".csv").write_bytes(fig.data.to_csv(index=False).encode("utf-8"))
                 print(f"{page:<12} {lang} {extra or ''}: {len(shown)} charts", file=sys.stderr)
     finally:
-        charts.shared_call, charts.show_chart = original_call, original_show
+        compute.shared_call, charts.show_chart = original_call, original_show
 
 
 def _normalised_spec(text: str) -> Any:

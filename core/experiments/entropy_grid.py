@@ -1,7 +1,7 @@
 """Mean softmax entropy over a grid of (n, d_k) with common random numbers across both axes, so the map's
 cells differ by the effect of n and d_k, not by fresh sampling noise in every cell.
 
-Scores S = Q Kᵀ for iid N(0, 1) components (SCIENCE.md §1), drawn exactly without forming Q or K.
+Scores S = Q Kᵀ for iid N(0, 1) components (docs/science.md §1), drawn exactly without forming Q or K.
 Take the QR decomposition of Qᵀ: Q = L Vᵀ with Vᵀ orthonormal and L (N × m, m = min(N, d_k)) lower
 trapezoidal, independent of V, with (Bartlett)
 

@@ -1,7 +1,7 @@
 """Sweeps over d_k with common random numbers: every d_k of a sweep reuses the same underlying draws, so a
 curve's shape is the quantity's shape, not sampling noise from one d_k to the next.
 
-The gradient experiment (SCIENCE.md §1: one query q, n keys K, upstream g ~ N(0, I_n), L = g·p,
+The gradient experiment (docs/science.md §1: one query q, n keys K, upstream g ~ N(0, I_n), L = g·p,
 p = softmax(c·K q)) in the exact reduced form core.experiments uses for normal components: with
 a = K q/‖q‖ ~ N(0, I_n), r² = ‖q‖² ~ χ²_{d_k} and w ~ χ²_{d_k − 1}, all independent,
 

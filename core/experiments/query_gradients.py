@@ -1,6 +1,6 @@
 """The gradient experiment: how much gradient reaches the query through the softmax, per d_k and scale.
 
-One query q against n keys K, p = softmax(c·K q), upstream g ~ N(0, I_n), L = g·p (SCIENCE.md §1).
+One query q against n keys K, p = softmax(c·K q), upstream g ~ N(0, I_n), L = g·p (docs/science.md §1).
 On a GPU (or a stand-in device) softmax → J g → ‖∂L/∂q‖ run fused in our kernel
 (core/kernels/softmax_backward.cu); otherwise, or when it falls back, the reference path below.
 """
@@ -25,7 +25,7 @@ def gradients(dks: Sequence[int], n: int = 10, scales: Sequence[str | Scale] = (
               trials: int = 2000, seed: int = 0, dist: str = "normal",
               backend: str | Backend = "numpy", dtype: str = "float32",
               progress: Progress = None, time_budget: float | None = None) -> Result:
-    """Per (d_k, n, scale): how much gradient reaches the query (SCIENCE.md §1).
+    """Per (d_k, n, scale): how much gradient reaches the query (docs/science.md §1).
 
     One query q against n keys K, p = softmax(c·K q), upstream g ~ N(0, I_n), L = g·p.
     ∂L/∂s = J g = p ⊙ (g − p·g), J = diag(p) − p pᵀ, and ∂L/∂q = c · Kᵀ (J g).

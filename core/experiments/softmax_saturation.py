@@ -20,7 +20,7 @@ from core.sampling import check_distribution, check_rho, correlate, draw, gram_s
 from core.scales import Scale, scale_factor
 from core.validate import check_dks, check_n, check_scales, check_trials, chunks_per_dk
 
-SATURATION_THRESHOLD = 0.99  # a row is saturated when its max weight exceeds this (SCIENCE.md §1)
+SATURATION_THRESHOLD = 0.99  # a row is saturated when its max weight exceeds this (docs/science.md §1)
 MAX_WEIGHT_QUANTILES = (0.1, 0.5, 0.9)
 
 

@@ -44,13 +44,13 @@ NOTES: tuple[Note, ...] = tuple(m.NOTE for m in _TABLES)
 CLAIMS: tuple[Claim, ...] = tuple(c for m in _TABLES for c in m.CLAIMS)
 UNCHECKED: tuple[Unchecked, ...] = tuple(u for m in _TABLES for u in m.UNCHECKED)
 CLAIM_IDS: tuple[str, ...] = tuple(c.id for c in CLAIMS)
-NOTE_SEEDS: tuple[str, ...] = tuple(n.seed for n in NOTES)
+NOTE_FILES: tuple[str, ...] = tuple(n.file for n in NOTES)
 
 __all__ = [
     "CLAIMS",
     "CLAIM_IDS",
     "NOTES",
-    "NOTE_SEEDS",
+    "NOTE_FILES",
     "PARTLY_FRACTION",
     "RELATIONS",
     "RHO_TRAINED",
@@ -93,19 +93,19 @@ def get_note(name: str) -> Note:
     """A note by its file name ("004_92c48293b3cbb5a6.txt") or its number ("004", "4")."""
     key = str(name).strip()
     for n in NOTES:
-        if key in (n.seed, n.seed.split("_", 1)[0]) or (key.isdigit() and int(key) == int(n.seed[:3])):
+        if key in (n.file, n.file.split("_", 1)[0]) or (key.isdigit() and int(key) == int(n.file[:3])):
             return n
-    raise InputError(f"unknown note {name!r}; choose one of {', '.join(NOTE_SEEDS)}")
+    raise InputError(f"unknown note {name!r}; choose one of {', '.join(NOTE_FILES)}")
 
 
 def claims_of(note: str) -> tuple[Claim, ...]:
-    seed = get_note(note).seed
-    return tuple(c for c in CLAIMS if c.seed == seed)
+    file = get_note(note).file
+    return tuple(c for c in CLAIMS if c.note == file)
 
 
 def unchecked_of(note: str) -> tuple[Unchecked, ...]:
-    seed = get_note(note).seed
-    return tuple(u for u in UNCHECKED if u.seed == seed)
+    file = get_note(note).file
+    return tuple(u for u in UNCHECKED if u.note == file)
 
 
 def _seed(seed: Any) -> int:
@@ -125,7 +125,7 @@ def check(claim_id: str, seed: int = 0, progress: Progress = None) -> dict[str, 
     if c.run is None:
         return {
             "id": c.id,
-            "note": c.seed,
+            "note": c.note,
             "kind": "literature",
             "verdict": c.literature_verdict,
             "points": [],
@@ -136,7 +136,7 @@ def check(claim_id: str, seed: int = 0, progress: Progress = None) -> dict[str, 
     pts, facts = c.run(seed, progress, {**c.params, "claimed": c.claimed})
     return {
         "id": c.id,
-        "note": c.seed,
+        "note": c.note,
         "kind": "measured",
         "verdict": verdict(pts),
         "points": [{**asdict(p), "agrees": p.agrees} for p in pts],
@@ -167,7 +167,7 @@ def note_summary(results: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]
     by_id = {r["id"]: r for r in results}
     rows = []
     for n in NOTES:
-        claims = [c for c in CLAIMS if c.seed == n.seed]
+        claims = [c for c in CLAIMS if c.note == n.file]
         counts = dict.fromkeys(VERDICTS, 0)
         pending = 0
         for c in claims:
@@ -176,10 +176,10 @@ def note_summary(results: Sequence[dict[str, Any]] = ()) -> list[dict[str, Any]]
                 pending += 1
             else:
                 counts[v] += 1
-        unchecked = sum(u.seed == n.seed for u in UNCHECKED)
+        unchecked = sum(u.note == n.file for u in UNCHECKED)
         rows.append(
             {
-                "note": n.seed,
+                "note": n.file,
                 "found": len(claims) + unchecked,
                 "checked": len(claims),
                 "measured": sum(c.run is not None for c in claims),
@@ -223,14 +223,14 @@ def cli_result(seed: int = 0, note: str | None = None, progress: Progress = None
     ]
     summary = note_summary(results)
     if note is not None:
-        summary = [s for s in summary if s["note"] == get_note(note).seed]
-    unchecked = [asdict(u) for u in UNCHECKED if note is None or u.seed == get_note(note).seed]
+        summary = [s for s in summary if s["note"] == get_note(note).file]
+    unchecked = [asdict(u) for u in UNCHECKED if note is None or u.note == get_note(note).file]
     return {
         "experiment": "factcheck",
         "backend": "numpy",
         "params": {
             "seed": seed,
-            "note": note and get_note(note).seed,
+            "note": note and get_note(note).file,
             "tolerances": tolerances(),
             "notes": summary,
             "not_checkable": unchecked,

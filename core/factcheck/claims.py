@@ -28,8 +28,9 @@ class Source:
 
 @dataclass(frozen=True)
 class Claim:
-    """A statement of one note. `quote_zh` is verbatim from `seed` (markdown, or printed output when
-    quote_format is "code"); `run(seed, progress, params)` measures it and returns (points, facts).
+    """A statement of one note (`note`: the note's file name). `quote_zh` is verbatim from it (markdown,
+    or printed output when quote_format is "code"); `run(seed, progress, params)` measures it with that
+    random seed and returns (points, facts).
 
     `also_zh` / `also_en`: the same statement said again elsewhere in the note (verbatim, translated).
     The drill: the reader first picks a verdict; where `answer` names a fact, they also guess that
@@ -37,7 +38,7 @@ class Claim:
     """
 
     id: str
-    seed: str
+    note: str
     quote_zh: str
     quote_en: str
     question_en: str
@@ -63,9 +64,9 @@ class Claim:
 
 @dataclass(frozen=True)
 class Unchecked:
-    """A statement of a note that no measurement or source here can settle, and why."""
+    """A statement of a note (`note`: its file) that no measurement or source here can settle, and why."""
 
-    seed: str
+    note: str
     quote_zh: str
     quote_en: str
     why_en: str
@@ -76,7 +77,7 @@ class Unchecked:
 class Note:
     """One of the five notes: its file name, its title as written, and an English title."""
 
-    seed: str
+    file: str
     title_zh: str
     title_en: str
 

@@ -1,7 +1,7 @@
 """Measurements of what reaches the query: ‖∂L/∂q‖ and ‖J‖₂ against d_k, and where low precision breaks.
 
 The gradient experiment is core.experiments.gradients (one query, n keys, upstream g ~ N(0, I_n),
-SCIENCE.md §1). Its medians come without a standard error, so each run repeats it with
+docs/science.md §1). Its medians come without a standard error, so each run repeats it with
 `replicates` independent seeds and takes the spread of the replicate medians as the error.
 """
 

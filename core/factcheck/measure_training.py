@@ -1,6 +1,6 @@
 """Measurements that need training: the one-head retrieval model of core.training, trained per seed.
 
-Claims about "training" or "performance" are tested by training that model (SCIENCE.md §1 setting:
+Claims about "training" or "performance" are tested by training that model (docs/science.md §1 setting:
 W_Q, W_K ∈ R^{d_k × d_model} with unit-variance q, k at step 0) with each scale on the same batches,
 over `seeds` independent seeds; a statistic's error is the spread over seeds. The Q/K asymmetry run
 trains the same model with W_K = W_Q at step 0 and with independent ones, on two tasks.

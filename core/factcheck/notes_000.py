@@ -11,9 +11,9 @@ from core.factcheck import measure_weights as mw
 from core.factcheck.claims import VASWANI, VASWANI_ARXIV, Claim, Note, Source, Unchecked
 from core.factcheck.rules import N_NOTES
 
-SEED = "000_1321cab39699a7d4.txt"
+NOTE_FILE = "000_1321cab39699a7d4.txt"
 NOTE = Note(
-    SEED,
+    NOTE_FILE,
     "self Attention为何除以根号dk?(全新角度)",
     "Why does self-attention divide by √d_k? (a brand-new angle)",
 )
@@ -22,7 +22,7 @@ FOOTNOTE = Source(VASWANI, VASWANI_ARXIV, "§3.2.1, footnote 4")
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         id="n0_var",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh=r"因此,点积的方差为 d k d_k dk,标准差为 d k \sqrt{d_k} dk",
         quote_en="Hence the dot product has variance d_k and standard deviation √d_k.",
@@ -40,7 +40,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_product",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh=r"Var ( q i ( m ) k j ( m ) ) = Var ( q i ( m ) ) ⋅ Var ( k j ( m ) ) + [ E ( q i ( m ) ) ] 2 ⋅ "
         r"Var ( k j ( m ) ) + [ E ( k j ( m ) ) ] 2 ⋅ Var ( q i ( m ) ) = 1",
@@ -63,7 +63,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_overflow",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh="数值溢出问题:若点积的绝对值随 d k d_k dk增大而显著增大(例如 d k = 64 d_k=64 dk=64时标准差为8),"
         "输入Softmax的值可能超出浮点数表示范围。",
@@ -92,7 +92,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_vanish",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh="梯度消失问题:当某些点积值远大于其他值时,Softmax输出接近独热分布(Hard Attention),导致梯度趋近于零,阻碍参数更新。",
         quote_en="Vanishing gradients: when some dot products are much larger than the rest, softmax's output is nearly "
@@ -110,7 +110,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_spread",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh="分布退化问题:未经缩放的输入会使注意力权重集中在极少数位置,失去“软性关注”的优势。",
         quote_en="Degenerate distribution: unscaled inputs concentrate the attention weights on very few positions, "
@@ -130,7 +130,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_normal",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh=r"此时,点积的分布被标准化 N ( 0 , 1 ) \mathcal{N}(0,1) N(0,1)",
         quote_en="Now the dot product's distribution is standardised to N(0, 1).",
@@ -153,7 +153,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_linear",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh="除以 d k d_k dk:方差将缩小为 1 / d k 1/d_k 1/dk,导致Softmax输入过小,注意力权重趋于均匀分布,失去区分性。",
         quote_en="Dividing by d_k: the variance shrinks to 1/d_k, the softmax inputs become too small, the weights tend "
@@ -170,7 +170,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n0_double_sqrt",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="plain",
         quote_zh="除以 2 d k 2\\sqrt{d_k} 2dk :方差将缩小为 1 / 4 1/4 1/4,输入量级过小,同样影响注意力权重的有效性。",
         quote_en="Dividing by 2√d_k: the variance shrinks to 1/4, the inputs are too small, and this too hurts the "
@@ -205,7 +205,7 @@ CLAIMS: tuple[Claim, ...] = (
 
 UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "假设查询向量 q i q_i qi和键向量 k j k_j kj的每个分量均为独立同分布的随机变量,且服从标准正态分布,即:",
         "Assume every component of the query q_i and the key k_j is iid standard normal.",
         "An assumption, not a claim: every card of this note is measured under it. It describes initialisation "
@@ -214,7 +214,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "训练后的 q、k 既不独立，方差也不为 1。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "Softmax函数对输入值的量级极其敏感:",
         "Softmax is extremely sensitive to the magnitude of its inputs.",
         "No measure of 'extremely sensitive' is given; the cards on overflow, gradients and concentration "
@@ -222,7 +222,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "“极其敏感”没有给出任何度量；关于溢出、梯度和集中程度的卡片测量了输入尺度变大时的后果。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "数值稳定性:Softmax输入的均值为0、方差为1,避免极端值。",
         "Numerical stability: the softmax inputs have mean 0 and variance 1, avoiding extreme values.",
         "Mean 0 and variance 1 are measured on the first card; 'extreme' has no threshold. Note 004's ±3 card "
@@ -231,7 +231,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "n = 512 时约为 5。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "梯度均衡性:Softmax输出的概率分布更平缓,梯度更新更稳定。",
         "Balanced gradients: softmax's output distribution is flatter, the gradient updates more stable.",
         "'Flatter' is measured by the card on concentrated weights; 'more stable updates' names no quantity. "
@@ -239,7 +239,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "“更平缓”由关于权重集中的卡片测量；“更新更稳定”没有指明任何量。笔记 001 的训练卡片测量了缩放与否时的收敛情况。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "从正态分布的角度看,除以 d k \\sqrt{d_k} dk 的本质是通过方差归一化,将点积的统计特性控制在合理范围内",
         "From the normal-distribution angle, dividing by √d_k normalises the variance and keeps the dot product's "
         "statistics in a reasonable range.",

@@ -12,9 +12,9 @@ from core.factcheck import measure_weights as mw
 from core.factcheck.claims import VASWANI, VASWANI_ARXIV, Claim, Note, Source, Unchecked
 from core.factcheck.rules import N_NOTES, RHO_TRAINED
 
-SEED = "001_34c0065eb83ef83b.txt"
+NOTE_FILE = "001_34c0065eb83ef83b.txt"
 NOTE = Note(
-    SEED,
+    NOTE_FILE,
     "缩放因子√dk的数学必要性 - 面试回答",
     "The mathematical necessity of the √d_k factor — an interview answer",
 )
@@ -33,7 +33,7 @@ MUP = Source(
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         id="n1_var",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="那么它们的点积期望是 0，但方差会随着维度线性增长，即方差∝dk",
         quote_en="then their dot product has expectation 0, but its variance grows linearly with the dimension: "
         "variance ∝ d_k.",
@@ -51,7 +51,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="linear_log",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 用dk会过度缩放，使得注意力权重过于平均，失去选择性\n- 用log(dk)缩放不足，仍然存在饱和问题",
         quote_en="- Dividing by d_k over-scales: the weights become too even and lose selectivity.\n"
         "- Dividing by log(d_k) under-scales: saturation remains.",
@@ -68,7 +68,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="sqrt_optimal",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="√dk是理论推导的最优解，能够精确地将方差控制为1",
         quote_en="√d_k is the theoretically derived optimal solution; it controls the variance to exactly 1.",
         also_zh=("3. **设计精妙**：√dk是理论最优解，不是经验调参",),
@@ -86,7 +86,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n1_onehot",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="如果某个xᵢ >> 其他元素，则：\n- softmax(xᵢ) ≈ 1\n- softmax(xⱼ) ≈ 0 (j ≠ i)\n- 梯度 ≈ 0，导致梯度消失",
         quote_en="If some x_i ≫ the other elements, then:\n- softmax(x_i) ≈ 1\n- softmax(x_j) ≈ 0 (j ≠ i)\n"
         "- gradient ≈ 0, so the gradient vanishes",
@@ -102,7 +102,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n1_training",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="1. 训练不稳定，梯度消失严重\n2. 注意力权重过于尖锐，失去平滑性\n3. 模型难以收敛，特别是在大的dk值下",
         quote_en="1. Training is unstable, the gradient vanishes badly\n2. The attention weights are too sharp, no "
         "longer smooth\n3. The model struggles to converge, especially at large d_k",
@@ -129,7 +129,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n1_long",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="4. 长序列的性能会显著下降",
         quote_en="4. Performance on long sequences drops markedly [without the scale]",
         question_en="Without the scale, does a longer sequence (64 keys instead of 8) cost accuracy?",
@@ -151,7 +151,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n1_scale_cost",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="几乎没有影响。除法运算的开销远小于矩阵乘法，而且现代深度学习框架都对此进行了优化。",
         quote_en="Almost no effect. A division costs far less than a matrix product, and modern deep-learning frameworks "
         "optimise it anyway.",
@@ -174,7 +174,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n1_almost_all",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="4. **广泛应用**：几乎所有Transformer变体都采用此设计",
         quote_en="4. **Widely used**: almost every Transformer variant adopts this design",
         question_en="Does almost every Transformer variant divide by √d_k?",
@@ -194,7 +194,7 @@ CLAIMS: tuple[Claim, ...] = (
 
 UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "**A:** 是的，这是模型架构的一部分，在训练和推理阶段都必须保持一致。这不是像Dropout那样的训练技巧，而是保证数值稳定性的核心设计。",
         "Yes: it is part of the architecture and must be the same in training and inference. It is not a "
         "training trick like dropout but a core design for numerical stability.",
@@ -203,14 +203,14 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "这是由定义决定的，无需测量：缩放是模型所计算函数的一部分，训练与推理之间改变它，就等于把每个 logit 乘上一个常数。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "相比于带来的数值稳定性收益，这点计算开销是完全可以接受的。",
         "Compared with the stability it buys, this cost is entirely acceptable.",
         "A value judgement; the cost itself is measured on the card about the scale's cost.",
         "这是价值判断；开销本身已由关于缩放开销的卡片测量。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "这个设计体现了Transformer作者们深厚的数学功底和对数值稳定性的深刻理解。",
         "This design shows the Transformer authors' deep mathematical skill and understanding of numerical stability.",
         "An opinion about the authors, not about attention.",

@@ -13,9 +13,9 @@ from core.factcheck import measure_training as mt
 from core.factcheck.claims import VASWANI, VASWANI_ARXIV, Claim, Note, Source, Unchecked
 from core.factcheck.rules import MANY_FRACTION, N_NOTES
 
-SEED = "002_3123e0cc24257c42.txt"
+NOTE_FILE = "002_3123e0cc24257c42.txt"
 NOTE = Note(
-    SEED,
+    NOTE_FILE,
     "Scaled Dot-Product Attention：从第一性原理出发",
     "Scaled dot-product attention from first principles",
 )
@@ -41,7 +41,7 @@ ADDITIVE_SOURCES = (
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         id="var_dk",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"$$ \boxed{\text{Var}(q \cdot k) = d_k} $$点积的方差等于它的维度 $d_k$。",
         quote_en=r"$\mathrm{Var}(q\cdot k) = d_k$: the variance of the dot product equals its dimension $d_k$.",
         question_en="With iid unit-variance components, what is Var(q·k), and what is it after ÷√d_k?",
@@ -56,7 +56,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_std",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 如果 $d_k = 64$:$\\text{Var}(s) = 64$,标准差 $\\sigma = \\sqrt{64} = 8$\n"
         "- 如果 $d_k = 512$:$\\text{Var}(s) = 512$,标准差 $\\sigma = \\sqrt{512} \\approx 22.6$\n"
         '根据"3-sigma 规则",大约 99.7% 的值会落在 $[\\mu - 3\\sigma, \\mu + 3\\sigma]$ 内。由于 $\\mu = 0$:\n'
@@ -83,7 +83,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_extreme",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="如果输入(即我们的点积 $s$)的方差很大(比如 512),就意味着很多 $s_j$ 的值会是 $+20, -15, +30$ 这样的极端值。",
         quote_en="If the input (our dot product s) has a large variance (say 512), many $s_j$ will be extreme values "
         "such as +20, −15, +30.",
@@ -100,7 +100,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_exps",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 指数函数增长极快:$e^{50} \\approx 5.18 \\times 10^{21}$,可能超出浮点数表示范围\n"
         "- $e^{20} \\approx 4.85 \\times 10^8$ 已经是一个天文数字\n"
         "- $e^{-15} \\approx 3.06 \\times 10^{-7}$ 几乎为 0",
@@ -118,7 +118,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_softmax_50",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="$$ \\text{softmax}([50, 1, 1, 1]) \\approx [1.0, 0.0, 0.0, 0.0] $$\n结论:梯度矩阵几乎全为 0!",
         quote_en="softmax([50, 1, 1, 1]) ≈ [1.0, 0.0, 0.0, 0.0]\nConclusion: the gradient (Jacobian) matrix is almost "
         "all 0!",
@@ -140,7 +140,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_jacobian",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"$$ \frac{\partial p_j}{\partial z_k} = p_j (\delta_{jk} - p_k) $$",
         quote_en=r"$\partial p_j/\partial z_k = p_j(\delta_{jk} - p_k)$",
         question_en="Is the softmax Jacobian ∂p_j/∂z_k = p_j(δ_jk − p_k)?",
@@ -152,7 +152,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_softmax_props",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 非负性:$\\text{softmax}(\\mathbf{z})_j \\geq 0$(因为指数函数 $e^{z_j} > 0$)\n"
         "- 归一性:$\\sum_{j=1}^n \\text{softmax}(\\mathbf{z})_j = 1$(概率分布)\n"
         "- 单调性:如果 $z_i > z_j$,则 $\\text{softmax}(\\mathbf{z})_i > \\text{softmax}(\\mathbf{z})_j$\n"
@@ -169,7 +169,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_grad_qk",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"$$ \frac{\partial \mathcal{L}}{\partial Q} = \frac{\partial \mathcal{L}}{\partial S} \cdot K $$"
         r"$$ \frac{\partial \mathcal{L}}{\partial K} = \left(\frac{\partial \mathcal{L}}{\partial S}\right)^T"
         r" \cdot Q $$两者结构完全不同!",
@@ -188,7 +188,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_grad_wq",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"$$ \frac{\partial \mathcal{L}}{\partial W^Q} = \frac{\partial \mathcal{L}}{\partial Q} "
         r"\frac{\partial Q}{\partial W^Q} = \frac{\partial \mathcal{L}}{\partial Q} \cdot X^T $$",
         quote_en=r"$\partial L/\partial W^Q = (\partial L/\partial Q)\,(\partial Q/\partial W^Q) = "
@@ -209,7 +209,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_xavier",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="为了进行分析,我们做出两个合理的统计假设(这也是论文作者的隐含假设,与 Xavier/Glorot 初始化一致):\n"
         r"$$ W^Q \sim \mathcal{N}\left(0, \frac{2}{d_{\text{model}} + d_k}\right), \quad W^K \sim "
         r"\mathcal{N}\left(0, \frac{2}{d_{\text{model}} + d_k}\right) $$",
@@ -231,7 +231,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_transpose",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"$$ W^Q(W^K)^T \neq W^K(W^Q)^T $$原因:矩阵乘法不满足交换律($AB \neq BA$ 一般情况下)。",
         quote_en=r"$W^Q (W^K)^\top \neq W^K (W^Q)^\top$. Reason: matrix multiplication does not commute ($AB \neq BA$ "
         "in general).",
@@ -244,7 +244,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_row_norm",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="结论:$A$ 和 $A_{\\text{swap}}$ 的分母(归一化项)完全不同,它们在数学上和语义上回答的是两个不同的问题。",
         quote_en="Conclusion: A and $A_{swap}$ have entirely different denominators (normalisations); mathematically "
         "and semantically they answer two different questions.",
@@ -257,7 +257,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_qk_amplified",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="训练过程是一个正反馈循环:\n- $t=0$:$W^Q_0$ 和 $W^K_0$ 存在微小的实例不对称。\n"
         "- $t=1$:$|W^Q_1 - W^K_1|$ 的差异被放大,导致下一步的梯度差异更大。",
         quote_en="Training is a positive-feedback loop:\n- t = 0: $W^Q_0$ and $W^K_0$ differ by a tiny instance "
@@ -283,7 +283,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_orders",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 硬件可以在极高的并行度下,一次性完成 $Q K^T$ 这个操作,速度比执行 $N^2$ 次零碎的“加性”操作快几个数量级。",
         quote_en="- Hardware computes $QK^T$ in one go with extreme parallelism, several orders of magnitude faster "
         "than $N^2$ piecemeal 'additive' operations.",
@@ -300,7 +300,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="additive_cost",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="每个词对:$O(d^2)$\n总共 $n^2$ 个词对:\n"
         "加法注意力 $O(n^2 d^2)$ $O(n^2 + nd)$ 结论:点积注意力少一个 $d$ 因子,更快。",
         quote_en="Per pair: $O(d^2)$; $n^2$ pairs in all. Additive attention $O(n^2 d^2)$. "
@@ -326,7 +326,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n2_parameters",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 点积(在 Q/K 投影之后)是一个无参数 (non-parametric) 的相似度函数。"
         "它不引入像 $W_a, U_a, \\mathbf{v}_a$ 这样的额外参数。\n- 这使得模型结构更简洁,减少了参数量。",
         quote_en="- The dot product (after the Q/K projections) is a parameter-free similarity; it adds no extra "
@@ -343,7 +343,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="range_3",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh='- Softmax 的输入始终处于一个"合理"的、非饱和的范围(通常在 $[-3, 3]$ 内)',
         quote_en="- The softmax input always stays in a 'reasonable', unsaturated range (usually within $[-3, 3]$).",
         question_en="After ÷√d_k, what range do the logits fall in?",
@@ -366,7 +366,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="kv_bottleneck",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="如果 $K=V$, $W^{KV}$ 矩阵被迫在“优化匹配关系”和“保留语义内容”之间找到一个糟糕的妥协 "
         "(Suboptimal Compromise)。这在优化上是一个表征瓶颈 (Representational Bottleneck)。",
         quote_en="If $K = V$, the matrix $W^{KV}$ must strike a poor compromise between 'optimising "
@@ -385,14 +385,14 @@ CLAIMS: tuple[Claim, ...] = (
 
 UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "这绝对是论文中最精妙的数学细节之一。",
         "This is surely one of the most elegant mathematical details of the paper.",
         "An opinion.",
         "这是个人评价。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "但其实对于完全随机初始化的矩阵来说,我依然认为二者在数学意义上是等价的,但这种差异会在反向传播时被体现出来。",
         "But for fully random initial matrices I still think the two are mathematically equivalent; the "
         "difference shows up in backpropagation.",
@@ -401,7 +401,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "无需测量：W^Q 与 W^K 独立同分布，交换二者即可知 W^Q(W^K)ᵀ 与其转置同分布。关于反向传播的一半由 Q/K 梯度卡片测量。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "方法 时间复杂度 空间复杂度 点积注意力 $O(n^2 d)$ $O(n^2 + nd)$ 加法注意力 $O(n^2 d^2)$ $O(n^2 + nd)$",
         "Method / time / space: dot-product O(n²d), O(n² + nd); additive O(n²d²), O(n² + nd).",
         "The space column depends on the implementation, not on the method: a loop over pairs keeps O(n² + nd); "
@@ -411,7 +411,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "时间复杂度一栏见加性注意力成本卡片。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         '- 例:$q_{\\text{it}}$ (来自"it") $\\rightarrow$ “我需要一个指代对象。”',
         "- Example: q_it (from 'it') → 'I need a referent.'",
         "About what trained language models' heads mean; no measurement on random draws or a one-head toy model "
@@ -419,14 +419,14 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "这关乎训练好的语言模型中各个头的含义；基于随机抽样或单头玩具模型的测量无法判定（需要对真实模型做探测研究）。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "- $W^V$ (Value投影):被训练来将 $X$ 投影到一个“键/索引”空间。",
         "- W^V (value projection) is trained to project X into a 'key/index' space.",
         "A slip (a copy of the W^K line): the same bullet goes on to say values carry semantic content.",
         "这是笔误（照抄了 W^K 那一行）：同一条目接着说 value 承载语义内容。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "优雅的数学往往带来高效的工程实现。",
         "Elegant mathematics often brings efficient engineering.",
         "An aphorism.",

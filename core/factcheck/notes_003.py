@@ -12,9 +12,9 @@ from core.factcheck import measure_weights as mw
 from core.factcheck.claims import VASWANI, VASWANI_ARXIV, Claim, Note, Source, Unchecked
 from core.factcheck.rules import N_NOTES
 
-SEED = "003_9b7f13ecea4abb3a.txt"
+NOTE_FILE = "003_9b7f13ecea4abb3a.txt"
 NOTE = Note(
-    SEED, "Q4: 为什么 Softmax 前需要除以 $\\sqrt{d_k}$？", "Q4: why divide by √d_k before the softmax?"
+    NOTE_FILE, "Q4: 为什么 Softmax 前需要除以 $\\sqrt{d_k}$？", "Q4: why divide by √d_k before the softmax?"
 )
 FOOTNOTE = Source(VASWANI, VASWANI_ARXIV, "§3.2.1, footnote 4")
 SOFTMAX = Source("Goodfellow et al. 2016, Deep Learning §6.2.2.3 (softmax and its derivative)")
@@ -35,7 +35,7 @@ MAX_PRINT = {
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         id="n3_var",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="> **关键结论**：点积的方差随着维度 $d_k$ **线性增长**！\n"
         "> **关键效果**：缩放后的点积方差恒定为 **1**，与维度 $d_k$ 无关！",
         quote_en="> **Key conclusion**: the variance of the dot product grows **linearly** with $d_k$!\n"
@@ -52,7 +52,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_normal",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="假设 $d_k = 64$，点积结果服从 $\\mathcal{N}(0, 64)$ 分布。\n"
         "$$\\frac{q \\cdot k}{\\sqrt{d_k}} \\sim \\mathcal{N}(0, 1)$$",
         quote_en="Suppose $d_k = 64$: the dot product follows $\\mathcal{N}(0, 64)$.\n"
@@ -76,7 +76,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_ranges",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh="点积值可能的范围：[-24, 24]（约 3σ）\n点积值范围：[-3, 3]（约 3σ）",
         quote_en="possible range of the dot products: [−24, 24] (about 3σ)\n[after scaling] range: [−3, 3] (about 3σ)",
@@ -93,7 +93,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_exps",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- $e^{24} \\approx 2.6 \\times 10^{10}$\n- $e^{-24} \\approx 3.8 \\times 10^{-11}$\n"
         "- $e^3 \\approx 20.1$\n- $e^{-3} \\approx 0.05$",
         quote_en="- $e^{24} ≈ 2.6 × 10^{10}$\n- $e^{−24} ≈ 3.8 × 10^{−11}$\n- $e^3 ≈ 20.1$\n- $e^{−3} ≈ 0.05$",
@@ -108,7 +108,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_print_24",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh="输入: [-24, -10, 0, 10, 24]\n输出: [0, 0, 0, 0, 1]  ← 几乎全部概率集中在最大值",
         quote_en="input:  [−24, −10, 0, 10, 24]\noutput: [0, 0, 0, 0, 1]  ← almost all probability on the largest",
@@ -121,7 +121,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_print_3",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh="输入: [-3, -1, 0, 1, 3]\n输出: [0.012, 0.089, 0.243, 0.661, 0.995]  ← 分布更平滑",
         quote_en="input:  [−3, −1, 0, 1, 3]\noutput: [0.012, 0.089, 0.243, 0.661, 0.995]  ← a smoother distribution",
@@ -141,7 +141,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_pq",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="梯度更健康：\n$$\\text{softmax}(x_i) \\times (1 - \\text{softmax}(x_i)) > 0.01$$",
         quote_en="The gradient is healthier: $\\mathrm{softmax}(x_i)(1 − \\mathrm{softmax}(x_i)) > 0.01$",
         question_en="After scaling, is p(1 − p) > 0.01 for every weight?",
@@ -163,7 +163,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_jacobian",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="$$\\frac{\\partial \\text{softmax}(x_i)}{\\partial x_i} = \\text{softmax}(x_i) \\times "
         "(1 - \\text{softmax}(x_i))$$",
         quote_en="$\\partial\\,\\mathrm{softmax}(x_i)/\\partial x_i = \\mathrm{softmax}(x_i)\\,(1 − \\mathrm{softmax}(x_i))$",
@@ -178,7 +178,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_footnote",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh='论文原文（第 4 页脚注）：\n> "To illustrate why the dot products get large, assume that the components of '
         "$q$ and $k$ are independent random variables with mean 0 and variance 1. Then their dot product, "
         '$q \\cdot k = \\sum_{i=1}^{d_k} q_i k_i$, has mean 0 and variance $d_k$."',
@@ -192,7 +192,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="table3_b",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="**实验对比**（论文 Table 3, Row B）：\n- **不缩放**：当 $d_k$ 从 64 降到 32 时，BLEU 提升\n"
         "- **缩放**：$d_k$ 变化时性能稳定",
         quote_en="**Experiment** (paper, Table 3, row B):\n- **unscaled**: BLEU improves when d_k drops "
@@ -218,7 +218,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_britz",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 论文实验显示：小 $d_k$ 时性能与 Additive 相当，大 $d_k$ 时性能下降",
         quote_en="- The paper's experiments show: [unscaled dot-product] matches additive at small $d_k$ and falls "
         "behind at large $d_k$",
@@ -237,7 +237,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="entropy_table",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="| $d_k$ | 未缩放熵 | 缩放后熵 |\n|-------|---------|---------|\n"
         "| 16    | 2.1     | 2.3     |\n| 64    | 0.8     | 2.3     |\n"
         "| 256   | 0.2     | 2.3     |",
@@ -264,7 +264,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_entropy_trend",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **未缩放**：熵随 $d_k$ 降低（分布越来越尖锐）\n- **缩放**：熵保持稳定（分布始终平滑）",
         quote_en="- **Unscaled**: entropy falls as $d_k$ grows (ever sharper)\n"
         "- **Scaled**: entropy stays stable (always smooth)",
@@ -281,7 +281,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="max_weight_print",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh="# d_k= 16 | 未缩放最大值: 0.342 | 缩放后最大值: 0.289\n"
         "# d_k= 64 | 未缩放最大值: 0.891 | 缩放后最大值: 0.276\n"
@@ -303,7 +303,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_max_trend",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **未缩放**：$d_k$ 越大，最大权重越接近 1（one-hot）\n- **缩放**：最大权重保持稳定（分布平滑）",
         quote_en="- **Unscaled**: the larger $d_k$, the closer the max weight gets to 1 (one-hot)\n"
         "- **Scaled**: the max weight stays stable (smooth)",
@@ -320,7 +320,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="grad_inverse_dk",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh="未缩放：∂L/∂Q 范数 ∝ 1/d_k  （梯度消失）\n缩放：  ∂L/∂Q 范数 ≈ 常数   （梯度稳定）",
         quote_en="unscaled: ‖∂L/∂Q‖ ∝ 1/d_k (vanishing gradient)\n"
@@ -342,7 +342,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_additive",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- $\\tanh$ 函数自带饱和特性，输出范围 $[-1, 1]$\n- 不需要额外缩放",
         quote_en="- tanh saturates by itself; its output range is $[−1, 1]$\n- [additive attention] needs no extra scaling",
         question_en="Do additive scores vᵀtanh(W₁q + W₂k) grow with d the way q·k does?",
@@ -358,7 +358,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n3_faster",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="4. **计算效率**：相比 Additive Attention，点积 + 缩放更快",
         quote_en="4. **Efficiency**: dot-product plus scaling is faster than additive attention",
         question_en="Is scaled dot-product attention faster than additive attention, measured?",
@@ -378,14 +378,14 @@ CLAIMS: tuple[Claim, ...] = (
 
 UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "这是 Transformer 论文中的一个精妙设计，涉及到**数值稳定性**和**梯度优化**。",
         "This is an elegant design of the Transformer paper, about numerical stability and gradient optimisation.",
         "An opinion; the stability and gradient claims are the cards above.",
         "这是个人评价；关于稳定性和梯度的说法见上面的卡片。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "这证明了缩放因子对大维度的重要性。",
         "This proves the importance of the scale for large dimensions.",
         "It rests on the Table 3 reading that the Table 3 card shows is wrong: there is no unscaled row to prove "
@@ -393,7 +393,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "它建立在对 Table 3 的误读之上（见 Table 3 卡片）：表中没有不缩放的行可以用来证明。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "- 计算简单，但数值不稳定",
         "- [Unscaled dot product:] simple to compute, but numerically unstable",
         "'Unstable' names no quantity. The overflow it can mean is measured on note 000's overflow card (float16 "
@@ -401,7 +401,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "“不稳定”没有指明任何量。它可能指的溢出由笔记 000 的溢出卡片测量（只在 float16、且只在朴素 softmax 中发生）。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "这类似于**批归一化（Batch Normalization）**的思想：",
         "This resembles the idea of batch normalisation.",
         "An analogy. Unlike batch normalisation, the scale is a constant: nothing is estimated from the data and "
@@ -409,14 +409,14 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "这是类比。与批归一化不同，缩放是一个常数：既不从数据中估计任何量，也不减去均值。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "将点积归一化到标准正态分布，使 Softmax 在最优工作区间。",
         "Normalising the dot product to a standard normal keeps softmax in its optimal working range.",
         "'Optimal working range' is not defined; normality itself is the normality card.",
         "“最优工作区间”没有定义；是否服从正态分布见关于正态性的卡片。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "Transformer 通过简单的缩放因子，优雅地解决了高维空间的数值问题，这是其成功的关键之一。",
         "With a simple scale factor the Transformer elegantly solved a numerical problem of high dimensions; "
         "this is one key to its success.",

@@ -11,8 +11,8 @@ from core.factcheck import measure_training as mt
 from core.factcheck import measure_weights as mw
 from core.factcheck.claims import VASWANI, VASWANI_ARXIV, Claim, Note, Source, Unchecked
 
-SEED = "004_92c48293b3cbb5a6.txt"
-NOTE = Note(SEED, "注意力机制中为什么除以 √dim", "Why attention divides by √dim")
+NOTE_FILE = "004_92c48293b3cbb5a6.txt"
+NOTE = Note(NOTE_FILE, "注意力机制中为什么除以 √dim", "Why attention divides by √dim")
 FOOTNOTE = Source(VASWANI, VASWANI_ARXIV, "§3.2.1, footnote 4")
 MAXIMA = Source(
     "Extreme-value theory: the largest of m iid N(0, 1) grows like √(2 ln m)",
@@ -23,7 +23,7 @@ MAXIMA = Source(
 CLAIMS: tuple[Claim, ...] = (
     Claim(
         id="n4_sigma",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh=r"\text{Var}(Q \cdot K^T) = \text{dim} \cdot \sigma^2 = \text{dim} \quad (\text{若} \ \sigma=1)",
         quote_en=r"$\mathrm{Var}(Q\cdot K^\top) = \mathrm{dim}\cdot\sigma^2 = \mathrm{dim}$ (if σ = 1)",
         question_en="If every component has standard deviation σ, what is Var(q·k)?",
@@ -41,7 +41,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_std",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="  - 点积均值：0  \n  - 点积标准差：\\(\\sqrt{512} \\approx 22.6\\)  \n  - 点积标准差：1  ",
         quote_en="[dim = 512] unscaled: mean of the dot products 0, standard deviation √512 ≈ 22.6; scaled: "
         "standard deviation 1",
@@ -64,7 +64,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_grow",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **高维空间中的点积**：当 `dim` 很大时，两个随机向量的点积倾向于增大（类似“维度灾难”）。",
         quote_en="- **Dot products in high dimension**: when `dim` is large, the dot product of two random vectors "
         "tends to grow (like the 'curse of dimensionality').",
@@ -85,7 +85,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_extremes",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="  - Softmax 输入范围：可能包含极端值（如 ±100），导致权重集中。",
         quote_en="  - [unscaled, dim = 512] softmax input range: may contain extreme values (such as ±100), "
         "concentrating the weights.",
@@ -115,7 +115,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_range_3",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="  - Softmax 输入范围：约 ±3（99.7% 的数据在 3σ 内），分布更均匀。",
         quote_en="  - [scaled] softmax input range: about ±3 (99.7 % of the data within 3σ), a more even distribution.",
         also_zh=(
@@ -145,7 +145,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_first_last",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- 未缩放的点积会导致注意力权重集中在少数位置（如第一个或最后一个词），忽略其他信息，降低模型表达能力。",
         quote_en="- Unscaled dot products concentrate the attention weights on a few positions (such as the first "
         "or the last word), ignoring the rest and reducing the model's expressiveness.",
@@ -168,7 +168,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_init",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="  - 假设 \\(Q\\) 和 \\(K\\) 的元素独立采样自 \\(\\mathcal{N}(0, \\frac{1}{\\sqrt{\\text{dim}}})\\)"
         "（即初始化时缩放权重），则：\n"
         "    \\text{Var}(Q \\cdot K^T) = \\text{dim} \\cdot \\left(\\frac{1}{\\sqrt{\\text{dim}}}\\right)^2 = 1",
@@ -190,7 +190,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_snippet",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_format="code",
         quote_zh='print("Raw scores std:", raw_scores.std().item())  # 约 22.6 (sqrt(512))\n'
         'print("Scaled scores std:", scaled_scores.std().item())  # 约 1.0\n'
@@ -218,7 +218,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_cosine",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **类比**：在计算余弦相似度时，先对向量归一化（除以模长），再计算点积。这里缩放 \\(\\sqrt{\\text{dim}}\\) 是类似的归一化操作。",
         quote_en="- **Analogy**: cosine similarity first normalises the vectors (divides by their lengths), then takes "
         "the dot product. Dividing by √dim here is a similar normalisation.",
@@ -241,7 +241,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_grad",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="  - 避免 \\(e^{x_i}\\) 主导分母，保证梯度非零。\n  - 反向传播时，梯度能更有效地传递到 \\(Q\\) 和 \\(K\\)。",
         quote_en="  - [After ÷√dim] no single $e^{x_i}$ dominates the denominator, so the gradient stays non-zero.\n"
         "  - In backpropagation the gradient reaches Q and K more effectively.",
@@ -258,7 +258,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_training",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **后果**：模型难以学习有效的注意力模式，训练不稳定。",
         quote_en="- **Consequence** [of unscaled, saturated softmax]: the model struggles to learn useful attention "
         "patterns and training is unstable.",
@@ -275,7 +275,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_relpos",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **相对位置编码**：某些变体（如 **Relative Positional Encoding**）会额外调整缩放因子。",
         quote_en="- **Relative position encodings**: some variants adjust the scale factor further.",
         question_en="Do relative-position variants change the scale factor?",
@@ -291,7 +291,7 @@ CLAIMS: tuple[Claim, ...] = (
     ),
     Claim(
         id="n4_no_scale",
-        seed=SEED,
+        note=NOTE_FILE,
         quote_zh="- **不缩放的情况**：若使用 **余弦相似度**（已归一化）或 **双线性注意力**（通过参数矩阵控制数值范围），可能不需要缩放。",
         quote_en="- **No scaling**: with cosine similarity (already normalised) or bilinear attention (a parameter "
         "matrix controls the range), scaling may be unnecessary.",
@@ -315,14 +315,14 @@ CLAIMS: tuple[Claim, ...] = (
 
 UNCHECKED: tuple[Unchecked, ...] = (
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "| **注意力分布均匀化** | 避免权重过度集中，提升模型表达能力。",
         "| **Evening out attention** | avoids over-concentrated weights, improving expressiveness.",
         "'Expressiveness' is not defined or measured here; the concentration half is the first/last-token card.",
         "“表达能力”没有定义，这里也无法测量；关于集中的一半见“第一个或最后一个词”卡片。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "除以 \\(\\sqrt{\\text{dim}}\\) 是注意力机制能够稳定训练的关键设计，尤其在深层模型（如 Transformer）中至关重要。",
         "Dividing by √dim is the key design that lets attention train stably, crucial above all in deep models.",
         "About deep models: the training model here has one attention layer, so it cannot test depth; the "
@@ -330,7 +330,7 @@ UNCHECKED: tuple[Unchecked, ...] = (
         "这关乎深层模型：这里的训练模型只有一层注意力，无法检验“深度”；单层能测的已由训练卡片测量。",
     ),
     Unchecked(
-        SEED,
+        NOTE_FILE,
         "- **目标**：将点积结果的方差缩放到常数级别（如 1），避免数值爆炸。",
         "- **Goal**: bring the dot products' variance to a constant (e.g. 1), avoiding a numerical explosion.",
         "A statement of intent; the variance it aims at is measured on the std card, the 'explosion' on the ±100 card.",

@@ -30,7 +30,7 @@ SLOPE_TOL = 0.25  # a local log-log slope within a quarter of a power of the cla
 EXPONENT_TOL = 0.5  # a cost exponent within half a power of the claimed one
 TIME_TOL = 0.5  # "slower" = a median time ratio of at least 1 + 0.5 (timings are not Gaussian)
 PLAUSIBLE = 0.99  # a printed single-draw output is plausible inside the central 99% of its distribution
-RHO_TRAINED = 0.5  # q/k correlation standing in for "after training" (SCIENCE.md §3b)
+RHO_TRAINED = 0.5  # q/k correlation standing in for "after training" (docs/science.md §3b)
 NORMAL_KURT_TOL = 0.05  # "is N(0, 1)": excess kurtosis within 0.05 of a normal's 0 …
 NORMAL_TAIL_REL = 0.10  # … and the mass beyond 3σ within 10% of a normal's 0.27 %
 FEW_KEYS = 2.0  # "a few positions" = at most 2 effective keys exp(H); "spread" = more than 2

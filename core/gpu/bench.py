@@ -15,7 +15,7 @@ import numpy as np
 from core.gpu import device, guard, launch
 from core.timing import Clock, time_one
 
-FP32_PEAK_TFLOPS = 67.0  # H100 SXM, FP32 non-tensor (SCIENCE.md §5)
+FP32_PEAK_TFLOPS = 67.0  # H100 SXM, FP32 non-tensor (docs/science.md §5)
 
 
 def cublas_attention(Q: Any, K: Any, V: Any, c: float, max_bytes: int = 1 << 31) -> Any:

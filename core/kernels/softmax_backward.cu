@@ -1,4 +1,4 @@
-// softmax_backward.cu — the gradient that reaches the query through the softmax (SCIENCE.md §1).
+// softmax_backward.cu — the gradient that reaches the query through the softmax (docs/science.md §1).
 //
 // One query q against n keys K (n × d), raw scores r = K q given (one cuBLAS batched product),
 // upstream gradient g on the weights, L = g·p:

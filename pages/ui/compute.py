@@ -1,7 +1,13 @@
 """One call into core from a page, shared by every session of the server.
 
-`shared_call(fn, kwargs)` returns fn(**kwargs) from the server-wide result store
-(pages/ui/shared_work.py), computing it at most once however many sessions ask at the same time.
+- `cached(fn, **kwargs)` / `run_with_progress(fn, **kwargs)`: fn(**kwargs) from the server-wide result
+  store (server.results), computed at most once however many sessions ask at the same time, the
+  second with a progress bar; both turn core's InputError / BudgetError / BackendError into a
+  translated notice and return None;
+- `run_when_asked(fn, key, …)`: the same for work that takes seconds, once the reader has asked for
+  it (a button, or `?key=1` in the link) or its result is already stored (`ask_first`).
+
+`shared_call(fn, kwargs)` is what they call.
 What the page shows meanwhile, in one placeholder that is emptied when the result is there:
 - a progress bar while this session computes (fn takes progress=callable);
 - the same bar, "computing for several sessions", while it waits for another session's computation;
@@ -23,20 +29,16 @@ from typing import Any
 
 import streamlit as st
 
+from core.errors import InputError
 from core.views import PARTS
 from pages.ui.i18n import t
-from pages.ui.shared_work import (
-    HEAVY,
-    JANITOR,
-    LIGHT,
-    RESULTS,
-    RUNS,
-    Courtesy,
-    Flight,
-    compute_threads,
-    give_back_memory,
-    result_key,
-)
+from pages.ui.notices import show_error
+from pages.ui.url_state import page_value, parse_flag
+from server.cache import Flight
+from server.gates import Courtesy
+from server.results import result_key
+from server.shared import HEAVY, JANITOR, LIGHT, RESULTS, RUNS, give_back_memory
+from server.threads import compute_threads
 
 HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
@@ -181,3 +183,52 @@ def _waiting(box: Any) -> Callable[[Flight], None]:
             box.progress(max(pct, 0) / 100, text=t("hosting.computing_shared"))
 
     return wait
+
+
+def cached(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
+    """fn(**kwargs) computed once for every session (shared_call); core errors → translated
+    notice and None."""
+    try:
+        return shared_call(fn, kwargs, container)
+    except (InputError, MemoryError) as exc:
+        show_error(exc, container)
+        return None
+
+
+def run_with_progress(fn: Callable[..., Any], container: Any = None, **kwargs: Any) -> Any:
+    """Like `cached`, with a progress bar while it computes (fn takes progress=callable); a heavy
+    job waits for its turn, its place shown."""
+    try:
+        return shared_call(fn, kwargs, container, progress=True)
+    except (InputError, MemoryError) as exc:
+        show_error(exc, container)
+        return None
+
+
+def ask_first(key: str, asked_key: str, stored: Callable[[], bool], container: Any = None) -> bool:
+    """Whether a page's heavy work (a live timing, a training grid, a model run) goes ahead now:
+    once the reader has asked for it, with the button shown here or with `?key=1` in the link (the
+    button writes it there, so a shared link runs it again), or when its result is already stored
+    (`stored()`, looked up only while the reader has not asked). Until then the page shows
+    `asked_key`'s text and the button, and the rest of it at once: a cold server's first page, or a
+    link opened before anyone computed it, is drawn in well under the seconds the work takes. Once
+    asked, the session's later settings run at once."""
+    if page_value(key, parse_flag, False) or stored():
+        return True
+    box = (container or st).container(border=True)
+    box.markdown(t(asked_key))
+    box.button(t(f"{asked_key}.button"), key=f"{key}_ask", type="primary", icon=":material/play_arrow:",
+               on_click=_ask, args=(key,))
+    return False
+
+
+def _ask(key: str) -> None:
+    st.session_state[key] = True
+
+
+def run_when_asked(fn: Callable[..., Any], key: str, asked_key: str, container: Any = None,
+                   **kwargs: Any) -> Any:
+    """run_with_progress(fn, **kwargs) once `ask_first` says so; None until then."""
+    if not ask_first(key, asked_key, lambda: is_stored(fn, kwargs), container):
+        return None
+    return run_with_progress(fn, container, **kwargs)

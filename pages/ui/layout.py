@@ -20,7 +20,7 @@ from typing import Any
 
 import streamlit as st
 
-from pages.ui.charts import fmt_num
+from pages.ui.format import fmt_num
 
 SEPARATOR = r"\qquad"
 # An invisible strut (1.6 em above the baseline, 1 em below) opening each part of a formula: inline

@@ -71,7 +71,7 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "URL value {setting} is not valid; using the default {value}.",
         "zh": "网址参数 {setting} 无效；改用默认值 {value}。",
     },
-    # scale family labels (SCIENCE.md §1)
+    # scale family labels (docs/science.md §1)
     "common.scale.none": {"en": "none: c = 1", "zh": "不缩放：c = 1"},
     "common.scale.sqrt": {"en": "sqrt: c = 1/√d_k", "zh": "平方根：c = 1/√d_k"},
     "common.scale.linear": {"en": "linear: c = 1/d_k", "zh": "线性：c = 1/d_k"},

@@ -1,4 +1,4 @@
-"""Cost page strings: additive vs dot-product attention, modelled and measured (SCIENCE.md §3f)."""
+"""Cost page strings: additive vs dot-product attention, modelled and measured (docs/science.md §3f)."""
 # ruff: noqa: E501  (prose: translation lines are as long as their sentences)
 
 TEXT: dict[str, dict[str, str]] = {

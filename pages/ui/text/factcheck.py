@@ -41,8 +41,8 @@ TEXT: dict[str, dict[str, str]] = {
               "否则**不成立**。文献类卡片的结论取自所引文献。",
     },
     "factcheck.note": {"en": "Note", "zh": "笔记"},
-    "factcheck.note.title": {"en": "“{zh}” — {en} (`{seed}`)", "zh": "“{zh}”——{en}（`{seed}`）"},
-    "factcheck.seed": {"en": "From the notes: `{seed}`", "zh": "出自笔记：`{seed}`"},
+    "factcheck.note.title": {"en": "“{zh}” — {en} (`{file}`)", "zh": "“{zh}”——{en}（`{file}`）"},
+    "factcheck.source": {"en": "From the notes: `{file}`", "zh": "出自笔记：`{file}`"},
     "factcheck.original": {"en": "The notes (original Chinese)", "zh": "笔记原文（中文）"},
     "factcheck.english": {"en": "English rendering", "zh": "英文译文"},
     "factcheck.also": {"en": "The note says it again:", "zh": "笔记中的另一处说法："},
@@ -118,7 +118,7 @@ TEXT: dict[str, dict[str, str]] = {
 }
 
 for _n in NOTES:
-    _k = _n.seed[:3]
+    _k = _n.file[:3]
     TEXT[f"factcheck.note.{_k}"] = {"en": f"Note {_k}", "zh": f"笔记 {_k}"}
 
 for _c in CLAIMS:

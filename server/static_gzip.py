@@ -21,15 +21,10 @@ import hashlib
 import importlib.util
 import mimetypes
 import re
-from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
-Scope = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Any]]
-Send = Callable[[Any], Awaitable[None]]
-ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+from server.asgi import ASGIApp, Receive, Scope, Send
 
 # `…/static/js/name.js` under any base path: one folder of Streamlit's three, one plain file name.
 STATIC_PATH = re.compile(r"(?:^|/)static/(js|css|media)/([A-Za-z0-9_][A-Za-z0-9._-]*)$")

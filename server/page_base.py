@@ -31,7 +31,7 @@ import gzip
 import json
 from collections.abc import Iterable
 
-from pages.ui.static_gzip import ASGIApp, Receive, Scope, Send
+from server.asgi import ASGIApp, Receive, Scope, Send
 
 # The changed page's ETag: the file's, and this module's version. (A conditional request for it
 # then never matches the file's: it is answered in full, as Streamlit answers every page's URL.)

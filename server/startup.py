@@ -1,0 +1,120 @@
+"""The server's start: the lifespan of the `st.App` that app.py builds.
+
+`streamlit run app.py` finds that App and serves it; its lifespan (`lifespan`) runs once, as the
+server starts:
+
+- `no_delay_on_listeners()`: the listening sockets send without Nagle's delay, which every
+  connection they accept inherits (a reused connection waited ~40 ms for the browser's delayed ACK
+  on each of the app's hundred code files; docs/hosting.md);
+- a `WarmUp`: on a fresh server the first page would pay its libraries' imports on top of its own
+  work, so the modules every page imports (app.py's `FIRST_MODULES`) load in a background thread from
+  the start, while the browser loads the app's code (a fresh server's first page 0.1–0.4 s sooner;
+  docs/hosting.md). torch (about a second) loads only once the server has served a page and then
+  been quiet for `TORCH_QUIET_S`, so that it does not compete for the interpreter with a page that
+  does not need it; a view that needs it sooner imports it from its own script.
+
+Nothing here imports Streamlit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import os
+import socket
+import threading
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+from server.runs import RunRegistry
+from server.shared import RUNS
+from server.threads import torch_threads
+
+TORCH_QUIET_S = 1.5  # torch waits until a page has run and none has for this long
+
+
+def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
+    """Set TCP_NODELAY on every listening TCP socket of this process; return how many.
+
+    Streamlit binds its listening socket itself, as `socket.socket(family)`, whose protocol number
+    is 0, and asyncio disables Nagle's algorithm only on sockets whose protocol is IPPROTO_TCP. So
+    on every connection after a response's first write (its headers) the body waited for the
+    browser's delayed ACK: about 40 ms per file on a reused connection, for each of the hundred
+    files of the app's code. On Linux a connection takes its listener's TCP_NODELAY as it is
+    established (tests/test_startup.py); elsewhere, where it does not, nothing is lost.
+    Where `fd_dir` cannot be listed nothing is changed (0)."""
+    try:
+        fds = [int(name) for name in os.listdir(fd_dir) if name.isdigit()]
+    except OSError:
+        return 0
+    done = 0
+    for fd in fds:
+        try:
+            sock = socket.socket(fileno=os.dup(fd))  # family and type read from the descriptor
+        except OSError:  # not a socket, or closed since the listing
+            continue
+        with sock:
+            try:
+                if (sock.family in (socket.AF_INET, socket.AF_INET6) and sock.type == socket.SOCK_STREAM
+                        and sock.getsockopt(socket.SOL_SOCKET, socket.SO_ACCEPTCONN)):
+                    sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+                    done += 1
+            except OSError:
+                continue
+    return done
+
+
+class WarmUp:
+    """Loads `first` in a background thread, then `late` once `runs` has seen a script run end and
+    none for `quiet_s` seconds; then sets torch's intra-op pool to one thread (torch_threads). A
+    module that fails to import is skipped: the pages that need it say why they cannot compute."""
+
+    def __init__(self, first: tuple[str, ...], late: tuple[str, ...] = ("torch",),
+                 runs: RunRegistry = RUNS, quiet_s: float = TORCH_QUIET_S,
+                 load: Callable[[str], object] = importlib.import_module) -> None:
+        self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
+        self.loaded: list[str] = []
+        self.done = threading.Event()
+        self._started = False
+        self._lock = threading.Lock()
+
+    def start(self) -> bool:
+        """Start the background thread, once per server; True when this call started it."""
+        with self._lock:
+            if self._started:
+                return False
+            self._started = True
+        threading.Thread(target=self.run, name="warm-up", daemon=True).start()
+        return True
+
+    def run(self) -> None:
+        """The thread's body: `first`, then (after a run and a quiet spell) `late`."""
+        try:
+            self._import(self.first)
+            self.runs.wait_quiet(self.quiet_s)
+            self._import(self.late)
+            torch_threads()
+        finally:
+            self.done.set()
+
+    def _import(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            try:
+                self._load(name)
+            except Exception:  # the page that needs it reports it, translated
+                continue
+            self.loaded.append(name)
+
+
+def lifespan(first: tuple[str, ...]) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """The server's lifespan: no Nagle's delay on its listening sockets, and a warm-up of `first`
+    (then torch) started."""
+    warm_up = WarmUp(first)
+
+    @contextlib.asynccontextmanager
+    async def serving(_app: Any) -> AsyncIterator[None]:
+        no_delay_on_listeners()
+        warm_up.start()
+        yield
+
+    return serving
