@@ -47,7 +47,8 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
 ]
 DEFAULT_PAGE = "overview"
 # What every page imports, loaded as the server starts (server/startup.py), before the first page asks.
-FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.layout")
+FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.compute", "pages.ui.sidebar",
+                 "pages.ui.layout")
 # The browser tab's icon. An emoji, which Streamlit's frontend draws in the page itself: a Material
 # icon there is fetched from fonts.gstatic.com, the one request a page made to another server (a
 # class's network may not reach it, nor may a reader in mainland China).
@@ -100,6 +101,7 @@ def route(page: Callable[[], None] | None = None) -> None:
             url_state.end_run()
 
 
+LIFESPAN = lifespan(FIRST_MODULES)
 MIDDLEWARE = [Middleware(StaticGzip),
               Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
                          base_url_path=st.get_option("server.baseUrlPath") or "")]
@@ -107,4 +109,4 @@ MIDDLEWARE = [Middleware(StaticGzip),
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
-    app = st.App(__file__, lifespan=lifespan(FIRST_MODULES), middleware=MIDDLEWARE)
+    app = st.App(__file__, lifespan=LIFESPAN, middleware=MIDDLEWARE)

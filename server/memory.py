@@ -7,6 +7,8 @@ pages handed back after each computation, and a janitor that cleans up once the 
   (docs/hosting.md).
 - `MemoryTrim`: glibc's malloc_trim, at most once every few seconds, after a computation, so a
   class that has left does not leave the server holding its peak.
+- `freeze_libraries()`: the libraries' objects moved out of the garbage collector's walks as the
+  server starts, before any session exists (server/startup.py);
 - `IdleJanitor`: once the server has gone quiet after some activity, the caches drop what nobody
   used, then a full garbage collection and a trim, repeated for a while, so the memory of a class
   that has left goes back without anybody rerunning.
@@ -83,6 +85,21 @@ def configure_allocator(libc: Any = None) -> dict[str, bool]:
     return {name: libc.mallopt(param, value) == 1 for name, param, value in (
         ("arena_max", _M_ARENA_MAX, ARENA_MAX), ("mmap_threshold", _M_MMAP_THRESHOLD, MMAP_THRESHOLD),
         ("trim_threshold", _M_TRIM_THRESHOLD, TRIM_THRESHOLD))}
+
+
+def freeze_libraries() -> int:
+    """Collect, then move every object alive now to the collector's permanent generation; returns
+    how many. Called by the server's warm-up once it has loaded the modules every page imports, and
+    only while no session has run yet (server/startup.py): a full collection walks every tracked
+    object while holding the interpreter lock, and frozen, the libraries' few hundred thousand
+    objects (which live as long as the process) are no longer walked. Never later: what is frozen is
+    never collected, so a session's objects frozen with them would never be freed (a closed session
+    is a cycle). A fresh server's first page, three alternating rounds of `tools.page_timing`:
+    medians 0.2–0.7 s sooner in 7 of 8 page × viewport cells, the mean 5.54 → 5.13 s (docs/hosting.md).
+    """
+    gc.collect()
+    gc.freeze()
+    return gc.get_freeze_count()
 
 
 class IdleJanitor:

@@ -8,10 +8,13 @@ server starts:
   on each of the app's hundred code files; docs/hosting.md);
 - a `WarmUp`: on a fresh server the first page would pay its libraries' imports on top of its own
   work, so the modules every page imports (app.py's `FIRST_MODULES`) load in a background thread from
-  the start, while the browser loads the app's code (a fresh server's first page 0.1–0.4 s sooner;
-  docs/hosting.md). torch (about a second) loads only once the server has served a page and then
-  been quiet for `TORCH_QUIET_S`, so that it does not compete for the interpreter with a page that
-  does not need it; a view that needs it sooner imports it from its own script.
+  the start, while the browser loads the app's code (a fresh server's first precision page 3.26 →
+  2.82 s when it came). Then, while no session has run yet, those objects are frozen out of the
+  garbage collector's walks (`server.memory.freeze_libraries`; never once a session has run, whose
+  objects would be frozen with them for good). torch (about a second) loads only once the server has
+  served a page and then been quiet for `TORCH_QUIET_S`, so that it does not compete for the
+  interpreter with a page that does not need it; a view that needs it sooner imports it from its own
+  script. What each of these gains: docs/hosting.md.
 
 Nothing here imports Streamlit.
 """
@@ -26,6 +29,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from server.memory import freeze_libraries
 from server.runs import RunRegistry
 from server.shared import RUNS
 from server.threads import torch_threads
@@ -65,14 +69,17 @@ def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
 
 
 class WarmUp:
-    """Loads `first` in a background thread, then `late` once `runs` has seen a script run end and
-    none for `quiet_s` seconds; then sets torch's intra-op pool to one thread (torch_threads). A
-    module that fails to import is skipped: the pages that need it say why they cannot compute."""
+    """Loads `first` in a background thread and, if no script has run yet, freezes what is alive
+    (`freeze`); then loads `late` once `runs` has seen a script run end and none for `quiet_s`
+    seconds, and sets torch's intra-op pool to one thread (torch_threads). A module that fails to
+    import is skipped: the pages that need it say why they cannot compute."""
 
     def __init__(self, first: tuple[str, ...], late: tuple[str, ...] = ("torch",),
                  runs: RunRegistry = RUNS, quiet_s: float = TORCH_QUIET_S,
-                 load: Callable[[str], object] = importlib.import_module) -> None:
+                 load: Callable[[str], object] = importlib.import_module,
+                 freeze: Callable[[], object] = freeze_libraries) -> None:
         self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
+        self._freeze = freeze
         self.loaded: list[str] = []
         self.done = threading.Event()
         self._started = False
@@ -88,9 +95,12 @@ class WarmUp:
         return True
 
     def run(self) -> None:
-        """The thread's body: `first`, then (after a run and a quiet spell) `late`."""
+        """The thread's body: `first`, frozen if no run has started, then (after a run and a quiet
+        spell) `late`."""
         try:
             self._import(self.first)
+            if self.runs.started == 0:
+                self._freeze()
             self.runs.wait_quiet(self.quiet_s)
             self._import(self.late)
             torch_threads()
@@ -108,7 +118,7 @@ class WarmUp:
 
 def lifespan(first: tuple[str, ...]) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
     """The server's lifespan: no Nagle's delay on its listening sockets, and a warm-up of `first`
-    (then torch) started."""
+    (frozen, then torch) started."""
     warm_up = WarmUp(first)
 
     @contextlib.asynccontextmanager

@@ -171,7 +171,10 @@ def test_heavy_jobs_wait_their_turn_and_a_session_that_leaves_frees_its_work():
     assert any(a.startswith(queued) for a in result.alerts), result.alerts
     assert result.charts > 0
     assert busy > 0.3, f"the training was not running ({busy:.2f} s of CPU in 2 s)"
-    assert quiet < 0.3, f"work went on after its session closed ({quiet:.2f} s of CPU in 3 s)"
+    # a training that went on would use about 3/2 of its 2-s CPU in these 3 s: half of that (at least
+    # 0.3 s) leaves a loaded machine's background noise room without missing a training
+    assert quiet < max(0.3, 0.5 * busy * 3 / 2), \
+        f"work went on after its session closed ({quiet:.2f} s of CPU in 3 s; {busy:.2f} s in 2 s running)"
 
 
 def test_a_server_restart_lets_clients_reconnect():
@@ -238,7 +241,7 @@ def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_vie
     before any page is asked for. torch is loaded by the session of a view that needs it, not as its
     link is requested (the page's HTML alone, as a browser asks before loading the code): started
     then, its import held the interpreter while the server sent the browser the app's code, and the
-    link took longer to show (README, "Torch's import in the session that needs it")."""
+    link took longer to show (docs/hosting.md, "Starting")."""
     with StreamlitServer(log_name="hosting-warmup.log") as srv:
         pid = srv.proc.pid
         assert wait_mapped(pid, "/pandas/_libs/", 30), "the first modules were not loaded at start"

@@ -179,3 +179,24 @@ def test_the_blas_limit_is_set_with_a_threadpoolctl_that_has_no_controlling_thre
     limits = threads.configure_threads()
     assert limits and set(limits.values()) == {1}
     assert all(i["num_threads"] == 1 for i in threadpool_info() if i["user_api"] == "blas")
+
+
+def test_freezing_the_libraries_sets_aside_what_exists_and_leaves_new_garbage_collectable():
+    import gc
+    import weakref
+
+    from server.memory import freeze_libraries
+
+    class Node:
+        pass
+
+    try:
+        assert freeze_libraries() > 1000  # the test process's own libraries
+        a, b = Node(), Node()
+        a.other, b.other = b, a  # a cycle made after the freeze
+        gone = weakref.ref(a)
+        del a, b
+        gc.collect()
+        assert gone() is None
+    finally:
+        gc.unfreeze()

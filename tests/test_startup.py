@@ -24,6 +24,10 @@ class Loader:
     def __init__(self, fail: str = "") -> None:
         self.names: list[str] = []
         self.fail = fail
+        self.freezes: list[list[str]] = []  # what had been loaded at each freeze
+
+    def freeze(self) -> None:
+        self.freezes.append(list(self.names))
 
     def __call__(self, name: str) -> object:
         if name == self.fail:
@@ -33,7 +37,8 @@ class Loader:
 
 
 def warm_up(runs: RunRegistry, loader: Loader, quiet_s: float = 0.2) -> WarmUp:
-    return WarmUp(first=("altair", "pandas"), late=("torch",), runs=runs, quiet_s=quiet_s, load=loader)
+    return WarmUp(first=("altair", "pandas"), late=("torch",), runs=runs, quiet_s=quiet_s, load=loader,
+                  freeze=loader.freeze)
 
 
 def in_a_run(runs: RunRegistry, seconds: float) -> threading.Thread:
@@ -63,6 +68,7 @@ def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_
     waited = time.monotonic() - ended
     assert loader.names == ["altair", "pandas", "torch"]
     assert waited >= 0.15, f"torch loaded {waited:.2f} s after the page, before the quiet time (0.2 s)"
+    assert loader.freezes == [["altair", "pandas"]], "frozen before the first page only, not after it"
 
 
 def test_torch_waits_for_the_quiet_time_however_long_a_page_runs():
@@ -72,6 +78,7 @@ def test_torch_waits_for_the_quiet_time_however_long_a_page_runs():
     w.start()
     time.sleep(0.8)
     assert loader.names == ["altair", "pandas"], "torch loaded while a page ran"
+    assert loader.freezes == [], "a page was running: its objects would have been frozen"
     run.join()
     assert w.done.wait(5) and loader.names[-1] == "torch"
 
@@ -84,6 +91,7 @@ def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     in_a_run(runs, 0.05).join()
     assert w.done.wait(5)
     assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
+    assert loader.freezes == [["altair"]], "no page yet: frozen after the first group only"
 
 
 def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
@@ -102,7 +110,7 @@ def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
     runs.wait_quiet(0.2)
     run.join()
     assert time.monotonic() - start >= 0.45, "a run in progress: its end, then the quiet time"
-    assert runs.wait_quiet(0.2) < 0.1, "quiet long enough already"
+    assert runs.wait_quiet(0.2) < 0.15, "quiet long enough already: no wait (0.2 s if it had waited)"
 
 
 def nodelay(sock: socket.socket) -> bool:

@@ -7,8 +7,8 @@
 - `run_when_asked(fn, key, …)`: the same for work that takes seconds, once the reader has asked for
   it (a button, or `?key=1` in the link) or its result is already stored (`ask_first`).
 
-`shared_call(fn, kwargs)` is what they call.
-What the page shows meanwhile, in one placeholder that is emptied when the result is there:
+Both go through `shared_call(fn, kwargs)`. What the page shows meanwhile, in one placeholder that is
+emptied when the result is there:
 - a progress bar while this session computes (fn takes progress=callable);
 - the same bar, "computing for several sessions", while it waits for another session's computation;
 - its place in the queue while a heavy job (live timing, training) waits for its turn, or while

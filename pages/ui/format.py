@@ -54,4 +54,5 @@ def fmt_num(x: float | None, digits: int = 4) -> str:
 
 
 def fmt_pct(x: float) -> str:
+    """A fraction as a percentage with one decimal ("12.5 %")."""
     return f"{100.0 * float(x):.1f} %"

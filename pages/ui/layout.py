@@ -64,7 +64,7 @@ TABLE_CSS = (
 # The browser loads its Vega code (about 0.8 MB to fetch and compile) only once the first chart of
 # a page arrives. On the cost and real-model pages that comes late (after the controls, a live
 # timing or a model's forward pass): a hidden chart sent at the top of the page starts the load
-# early (new tabs 0.12-0.13 s sooner, README). On pages whose charts come early it gained nothing
+# early (new tabs 0.12-0.13 s sooner, docs/performance.md). On pages whose charts come early it gained nothing
 # (the browser compiles the code on the same cores as the server), so only those two send it.
 PRELOAD_KEY = "ase_chart_code"
 PRELOAD_CSS = f"<style>.st-key-{PRELOAD_KEY} {{ display: none; }}</style>"

@@ -27,6 +27,7 @@ def show_error(exc: BaseException, container: Any = None) -> None:
 
 
 def reduced_trials_note(used: int, asked: int, n: int) -> None:
+    """A caption when a figure ran fewer trials than asked (the budget of core.figure_budget)."""
     if used < asked:
         st.caption(t("common.trials_reduced", used=used, asked=asked, n=n))
 

@@ -81,7 +81,7 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--after", type=float, default=0.0, help="keep sampling memory this long after the "
                     "sessions closed")
     ap.add_argument("--seed", type=int, default=0)
-    ap.add_argument("--matrix", action="store_true", help="run the whole hosting table (see README)")
+    ap.add_argument("--matrix", action="store_true", help="run the whole load table (docs/performance.md)")
     ap.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = ap.parse_args(argv)
     if not 0 <= args.sessions <= MAX_SESSIONS or not 0 <= args.heavy <= MAX_HEAVY:

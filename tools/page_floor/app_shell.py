@@ -17,4 +17,4 @@ from tools.page_floor.one_chart import draw  # noqa: E402
 if __name__ == "__main__":
     router.route(page=draw)
 else:
-    app = st.App(__file__, lifespan=router.warm_up_at_start, middleware=router.MIDDLEWARE)
+    app = st.App(__file__, lifespan=router.LIFESPAN, middleware=router.MIDDLEWARE)

@@ -32,8 +32,8 @@ TEXT: dict[str, dict[str, str]] = {
     "hosting.torch_missing": {
         "en": "This figure needs PyTorch, which is not available on this server ({why}). The pages "
               "that do not need it work as usual; to enable it install the requirements "
-              "(see the README's hosting section).",
+              "(see docs/hosting.md).",
         "zh": "此图需要 PyTorch，但本服务器上无法使用（{why}）。不需要它的页面照常工作；"
-              "如需启用，请安装依赖（见 README 的部署一节）。",
+              "如需启用，请安装依赖（见 docs/hosting.md）。",
     },
 }
