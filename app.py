@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import legacy_pages, sidebar, url_state
+from pages.ui import legacy_pages, nav, sidebar, url_state
 from pages.ui.i18n import has, t
 from server.page_base import PageBase
 from server.shared import JANITOR, RUNS
@@ -90,8 +90,9 @@ def route(page: Callable[[], None] | None = None) -> None:
         sidebar.seed_language()
         sections = build_pages()
         legacy_pages.declare_pages_first(sections)
+        navigation = st.navigation(sections, position="hidden")  # drawn by the app: pages/ui/nav.py
+        nav.render_nav(sections)
         sidebar.render_sidebar()
-        navigation = st.navigation(sections)
         url_state.open_notice_area()
         try:
             navigation.run() if page is None else page()

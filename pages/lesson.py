@@ -14,7 +14,7 @@ from core import lesson
 from pages.ui import classroom
 from pages.ui.charts import layered, show_chart
 from pages.ui.compute import cached
-from pages.ui.controls import page_select, page_slider
+from pages.ui.controls import page_select, page_slider, page_toggle
 from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, SCALE_COLOURS, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
@@ -29,6 +29,12 @@ SERIES_COLOURS = {"measured": "#D55E00", "theory_dk": "#000000", "uniform": "#88
                   "uniform_n": "#888888", "log-n": "#009E73", "rho0": "#0072B2", "rho": "#D55E00",
                   "theory_rho": "#000000", "grown": "#D55E00", "qk-norm": "#009E73", "cosine": "#CC79A7",
                   "softcap": "#E69F00"}
+# The measured series' markers: the second channel beside colour (a grayscale print, a washed-out
+# projector or a colour-blind student still tells the series apart); references are dashed lines.
+SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge", "stroke")
+# Line widths and type (px): as on a laptop, and in projector mode (lines at least 3 px).
+STYLE = {False: {"line": 3, "reference": 2, "point": 60, "axis": 11, "title": 12, "legend": 12},
+         True: {"line": 5, "reference": 3, "point": 140, "axis": 16, "title": 18, "legend": 17}}
 
 
 def parse_lock(raw: str | None) -> tuple[int, str | None]:
@@ -68,9 +74,11 @@ def mirror_control(shared_key: str, options: tuple[int, ...], label_key: str, co
 
 
 @figure_cache
-def step_chart(chart: dict, revealed: bool) -> Figure:
-    """The step's figure at its container's width: context rows always, answer rows once revealed.
-    Built once per (data, revealed, language) for every session."""
+def step_chart(chart: dict, revealed: bool, projector: bool = False) -> Figure:
+    """The step's figure at its container's width: context rows always, answer rows once revealed;
+    in projector mode with heavier lines and larger type. Built once per (data, revealed, projector,
+    language) for every session."""
+    px = STYLE[projector]
     args = chart["series_args"]
     df = pd.DataFrame(chart["rows"], columns=["x", "y", "series", "stage"])
     order = list(dict.fromkeys(df["series"]))
@@ -84,9 +92,13 @@ def step_chart(chart: dict, revealed: bool) -> Figure:
     if chart["y_domain"]:
         y_scale = alt.Scale(type="log" if chart["y_log"] else "linear", domain=chart["y_domain"])
     palette = alt.Scale(domain=[labels[n] for n in order], range=colours)
-    colour = alt.Color("label:N", title=None, scale=palette,
-                       legend=alt.Legend(orient="bottom", direction="vertical", labelLimit=320, rowPadding=2,
-                                         symbolSize=70, labelFontSize=12, padding=0))
+    legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=320, rowPadding=2,
+                        symbolSize=px["point"] + 10, labelFontSize=px["legend"], padding=0,
+                        symbolStrokeWidth=px["reference"])
+    colour = alt.Color("label:N", title=None, scale=palette, legend=legend)
+    measured = [labels[n] for n in order if n not in REFERENCE_SERIES]
+    shapes = [SHAPES[i % len(SHAPES)] for i in range(len(measured))]
+    shape = alt.Shape("label:N", title=None, legend=legend, scale=alt.Scale(domain=measured, range=shapes))
     ticks = sorted({r["x"] for r in chart["rows"]})
     x = alt.X("x:Q", title=t(f"lesson.axis.{chart['x']}"), scale=alt.Scale(type="log", base=2),
               axis=alt.Axis(values=ticks, format="~g", labelOverlap=True))
@@ -97,17 +109,24 @@ def step_chart(chart: dict, revealed: bool) -> Figure:
             alt.Tooltip("y:Q", format=".4g")]
     base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
     layers = [  # references last, so a measurement lying on its theory leaves the theory visible
-        base.transform_filter("!datum.reference").mark_line(strokeWidth=3),
-        base.transform_filter("!datum.reference").mark_point(filled=True, size=60),
-        base.transform_filter("datum.reference").mark_line(strokeDash=[6, 4], strokeWidth=2),
+        base.transform_filter("!datum.reference").mark_line(strokeWidth=px["line"]),
+        base.transform_filter("!datum.reference").mark_point(filled=True, size=px["point"])
+        .encode(shape=shape),
+        base.transform_filter("datum.reference").mark_line(strokeDash=[6, 4], strokeWidth=px["reference"]),
     ]
     if chart["current"] is not None:
         here = pd.DataFrame({"x": [chart["current"]]})
-        layers.append(alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3]).encode(x=alt.X("x:Q")))
+        rule = alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3], strokeWidth=px["reference"])
+        layers.append(rule.encode(x=alt.X("x:Q")))
     # fit-x: the width follows the container (a phone's 360 px or a projector's half screen), the
     # plot keeps its height, and the axes and legend are added below it instead of squeezing it.
     drawn = layered(*layers).properties(height=CHART_HEIGHT,
                                         autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
+    if projector:
+        black = "#000000"
+        drawn = drawn.configure_axis(labelFontSize=px["axis"], titleFontSize=px["title"], labelColor=black,
+                                     titleColor=black, domainColor=black, tickColor=black
+                                     ).configure_legend(labelColor=black)
     return figure(drawn, df.drop(columns=["reference"]))
 
 
@@ -139,7 +158,6 @@ s = settings()
 locked = bool(page_value("lock", parse_lock, 0))
 step = page_value("step", lambda raw: parse_int(raw, 1, LAST, 1), 1)
 spec = lesson.STEPS[step - 1]
-classroom.page_style(locked)
 
 nav = st.container(horizontal=True, vertical_alignment="center", key="lesson_nav")
 nav.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson_prev", on_click=move, args=(-1,),
@@ -148,8 +166,12 @@ nav.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson_next",
            disabled=step == LAST, help=t("lesson.keys_hint"))
 nav.markdown(f"**{t('lesson.step_of', k=step, total=LAST, name=t(f'lesson.{spec.name}.name'))}**")
 nav.button(t("lesson.share"), icon=":material/qr_code_2:", key="lesson_share", on_click=open_share)
+# Drawn for the teacher; a locked link keeps it without the toggle (students' screens show the step only).
+projector = page_toggle("lesson_projector", "lesson.projector", container=nav, shown=not locked,
+                        help_key="lesson.projector.help")
 if locked:
     nav.markdown(f":material/lock: {t('lesson.locked')}", help=t("lesson.lock.what"))
+classroom.page_style(locked, projector)
 
 with st.container(key="lesson_claim"):
     st.title(t(f"lesson.{spec.name}.claim"), anchor=False)
@@ -193,21 +215,29 @@ if data is not None:
         guess = st.pills(t("lesson.guess"), range(len(labels)), format_func=labels.__getitem__,
                          key=guess_key, disabled=revealed, label_visibility="collapsed")
         guesses[sig] = guess
-        if not revealed or guess is None:
+        shown = revealed and guess is not None
+        measured = fmt_pct(q["value"]) if kind == "pct" else fmt_num(q["value"])
+        right_answer = shown and guess in q["correct"]
+        verdict = (t("lesson.result.right") if right_answer
+                   else t("lesson.result.wrong", answer=labels[q["correct"][0]]))
+        # A live region, at the same place on every run, so a screen reader announces the result
+        # when Reveal replaces the question's state (and the next step's state on Next).
+        said = (t("lesson.announce.result", guess=labels[guess], measured=measured, verdict=verdict) if shown
+                else t("lesson.announce.waiting", k=step))
+        classroom.announce("lesson_announce", said)
+        if not shown:
             st.button(t("lesson.reveal"), key="lesson_reveal", type="primary", icon=":material/visibility:",
                       on_click=reveal, args=(sig,), disabled=guess is None,
                       help=t("lesson.reveal.help") if guess is None else None)
         else:
-            measured = fmt_pct(q["value"]) if kind == "pct" else fmt_num(q["value"])
             line = (f"{t('lesson.result.guess')}: **{labels[guess]}** · "
                     f"{t('lesson.result.measured')}: **{measured}**")
-            if guess in q["correct"]:
-                st.success(f"{line}  \n{t('lesson.result.right')}", icon=":material/check_circle:")
+            if right_answer:
+                st.success(f"{line}  \n{verdict}", icon=":material/check_circle:")
             else:
-                st.info(f"{line}  \n{t('lesson.result.wrong', answer=labels[q['correct'][0]])}",
-                        icon=":material/lightbulb:")
+                st.info(f"{line}  \n{verdict}", icon=":material/lightbulb:")
             st.caption(t(f"lesson.{spec.name}.takeaway"))
-    show_chart(step_chart(data["chart"], revealed), name=f"lesson-{spec.name}", container=right,
+    show_chart(step_chart(data["chart"], revealed, projector), name=f"lesson-{spec.name}", container=right,
                downloads=False)
     waiting = "" if revealed else f"{t('lesson.chart.waiting')} "
     right.caption(waiting + t("lesson.trials", seed=s.seed, count=data["draws"]))

@@ -238,3 +238,63 @@ def test_every_step_has_its_texts_in_both_languages():
     keys = [f"lesson.{s.name}.{p}" for s in lesson.STEPS for p in parts]
     missing = [k for k in keys if k not in TABLE]
     assert not missing, missing
+
+
+def _chart_spec(at) -> dict:
+    import json
+
+    charts = at.main.get("vega_lite_chart")
+    assert charts, "no step chart on the page"
+    return json.loads(charts[0].proto.spec)
+
+
+def _marks(spec: dict) -> list[dict]:
+    out = []
+    for layer in spec.get("layer", [spec]):
+        mark = layer.get("mark")
+        if mark is not None:
+            out.append(mark if isinstance(mark, dict) else {"type": mark})
+    return out
+
+
+@pytest.mark.parametrize("step", [2, 5])
+def test_projector_mode_draws_heavier_lines_larger_type_and_keeps_the_flag(step):
+    plain = _chart_spec(open_lesson(lang="en", step=str(step)))
+    at = open_lesson(lang="zh", step=str(step), lesson_projector="1")
+    assert not at.exception
+    assert at.session_state["_ase_run"].wants["lesson_projector"] == "1", "the link keeps projector mode"
+    assert any(t.key == "lesson_projector" and t.value for t in at.main.toggle)
+    spec = _chart_spec(at)
+    lines = [m for m in _marks(spec) if m["type"] in ("line", "rule")]
+    assert lines and all(m.get("strokeWidth", 1) >= 3 for m in lines), lines
+    assert spec["config"]["axis"]["labelFontSize"] >= 16 and spec["config"]["axis"]["titleFontSize"] >= 16
+    thin = [m for m in _marks(plain) if m["type"] in ("line", "rule") and m.get("strokeWidth", 1) < 3]
+    assert thin, "without projector mode the references stay thinner: the check can fail"
+    locked = open_lesson(lang="en", step=str(step), lesson_projector="1", lock="1")
+    assert not locked.main.toggle or all(t.key != "lesson_projector" for t in locked.main.toggle)
+    assert locked.session_state["_ase_run"].wants["lesson_projector"] == "1", "the locked link keeps it"
+
+
+def test_measured_series_have_a_marker_shape_as_well_as_a_colour():
+    spec = _chart_spec(open_lesson(lang="en", step="5"))
+    shaped = [layer for layer in spec["layer"] if "shape" in layer.get("encoding", {})]
+    assert shaped, "no layer tells the series apart by shape"
+    assert shaped[0]["encoding"]["shape"]["field"] == shaped[0]["encoding"]["color"]["field"]
+
+
+def _announced(at) -> str:
+    import json
+
+    said = [c.proto for c in at.main.get("bidi_component") if c.proto.component_name == "ase_announce"]
+    assert len(said) == 1, "one live region on the step"
+    return json.loads(said[0].json)["text"]
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_reveal_is_announced_in_both_languages(lang):
+    at = open_lesson(lang=lang, step="2")
+    assert _announced(at) == text_for("lesson.announce.waiting", lang).format(k=2)
+    guess_radio(at).set_value(guess_radio(at).options[0]).run()
+    at.button(key="lesson_reveal").click().run()
+    said = _announced(at)
+    assert text_for("lesson.result.measured", lang) in said and any(ch.isdigit() for ch in said), said

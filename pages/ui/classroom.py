@@ -8,6 +8,7 @@ and the locked students' view.
 - `view_link` / `qr_svg`: the full link of the view (`st.context.url` — the address the browser
   sees, page path included — plus this run's query parameters) and its QR code, drawn here by
   `segno` (no web service) as a scalable SVG (st.html would strip SVG; st.image shows it).
+- `announce`: text a screen reader says when it changes (a live region that persists across runs).
 - `page_style`: the lesson's layout rules (one screen at 1280×720; narrow screens wrap), and with
   `locked` the rules that hide the sidebar and its toggle. Styles go through `st.html`, which
   Streamlit does not show as an element when it holds only a <style>.
@@ -43,6 +44,21 @@ export default function (component) {
 """
 _keys_component = st.components.v2.component("ase_clicker_keys", js=_KEYS_JS)
 
+# A polite live region that stays the same element from run to run (an st.html block is rebuilt when
+# its text changes, and a screen reader may not read a region that was just inserted): its text is
+# set from Python with each run's `data`, so Reveal and Next are announced.
+_ANNOUNCE_JS = """
+export default function (component) {
+  const { data, parentElement } = component;
+  const region = parentElement.querySelector('[role="status"]');
+  const text = (data && typeof data.text === "string") ? data.text : "";
+  if (region && region.textContent !== text) region.textContent = text;
+};
+"""
+_ANNOUNCE_HTML = '<div class="ase-sr-only" role="status" aria-live="polite" aria-atomic="true"></div>'
+_announce_component = st.components.v2.component("ase_announce", html=_ANNOUNCE_HTML, js=_ANNOUNCE_JS,
+                                                 isolate_styles=False)
+
 QR_ERROR = "m"  # medium error correction: survives a projector's glare and a phone's angle
 QR_BORDER = 4   # the quiet zone of four modules the QR standard asks for
 QR_SIDE_PX = 440  # about 60 % of a 720-pixel projector's height: readable from the back of a room
@@ -69,10 +85,34 @@ _LOCKED_STYLE = """
 """
 
 
-def page_style(locked: bool) -> None:
+# Projector mode (?lesson_projector=1): black on white, large type, heavier controls, readable from
+# the back of a room. The claim is 2.4 rem (38 px) from 1024 px wide up, the question and answers
+# 1.35 rem, captions black rather than faded; charts draw their own lines at 3 px or more (pages/lesson.py).
+PROJECTOR_CLAIM_PX = 38
+_PROJECTOR_STYLE = f"""
+<style>
+.stApp, .stApp [data-testid="stMain"] {{ background: #FFFFFF; color: #000000; }}
+.st-key-lesson_claim h1 {{ font-size: clamp(1.6rem, 1rem + 2.4vw, {PROJECTOR_CLAIM_PX / 16}rem) !important;
+                          color: #000000; font-weight: 800; }}
+@media (min-width: 1024px) {{
+  .st-key-lesson_claim h1 {{ font-size: {PROJECTOR_CLAIM_PX / 16}rem !important; }} }}
+[data-testid="stMain"] p, [data-testid="stMain"] li {{ font-size: 1.2rem; color: #000000; }}
+.st-key-lesson_question p {{ font-size: 1.35rem; }}
+[data-testid="stMain"] [data-testid="stCaptionContainer"],
+[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ color: #000000; font-size: 1.05rem;
+                                                              opacity: 1; }}
+[data-testid="stMain"] button {{ border-width: 2px; border-color: #000000; font-size: 1.15rem;
+                                min-height: 2.75rem; }}
+[data-testid="stMain"] button p {{ font-size: 1.15rem; }}
+</style>
+"""
+
+
+def page_style(locked: bool, projector: bool = False) -> None:
     """The lesson's layout; when `locked`, also hide the sidebar (it starts collapsed, and its
-    toggle is hidden). A per-run decision: nothing outside this session changes."""
-    st.html(_STYLE)
+    toggle is hidden); with `projector`, the high-contrast large-type rules. A per-run decision:
+    nothing outside this session changes."""
+    st.html(_STYLE + (_PROJECTOR_STYLE if projector else ""))
     if locked:
         st.set_page_config(initial_sidebar_state="collapsed")
         st.html(_LOCKED_STYLE)
@@ -90,6 +130,12 @@ def key_navigation(key: str, on_move: Callable[[str], None]) -> None:
 
     with st.container(key="ase_keys_box"):
         _keys_component(key=key, on_move_change=changed)
+
+
+def announce(key: str, text: str) -> None:
+    """Have screen readers say `text` (plain text, set as text, never markup) whenever it changes:
+    a visually hidden live region at this place of the page, the same element on every run."""
+    _announce_component(key=key, data={"text": text})
 
 
 def view_link(base: str | None, params: dict[str, str]) -> str | None:

@@ -128,10 +128,12 @@ def _flag_widget(key: str, default: bool, draw: Callable[[], Any]) -> tuple[Any,
 
 
 def page_toggle(key: str, label_key: str, default: bool = False, container: Any = None,
-                shown: bool = True) -> bool:
+                shown: bool = True, help_key: str | None = None) -> bool:
     """A toggle bound to `?key=1|0`. With `shown` false nothing is drawn and the value is kept."""
     where = container or st
-    return _flag_widget(key, default, lambda: where.toggle(t(label_key), key=key) if shown else keep(key))[1]
+    help_text = t(help_key) if help_key else None
+    return _flag_widget(key, default, lambda: where.toggle(t(label_key), key=key, help=help_text)
+                        if shown else keep(key))[1]
 
 
 def page_expander(key: str, label_key: str, default: bool = False, container: Any = None

@@ -31,6 +31,14 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Locked view: the sidebar and the settings this step does not use are hidden, so your screen matches the projector.",
         "zh": "锁定视图：侧栏和本步骤用不到的设置已隐藏，你的屏幕与投影保持一致。",
     },
+    # projector mode and the reveal's announcement
+    "lesson.projector": {"en": "Projector mode", "zh": "投影模式"},
+    "lesson.projector.help": {
+        "en": "High contrast and large type, readable from the back of a room; the link keeps it (lesson_projector=1), also the students' locked link.",
+        "zh": "高对比度、大字号，教室后排也看得清；链接会保留它（lesson_projector=1），学生的锁定链接也一样。",
+    },
+    "lesson.announce.waiting": {"en": "Step {k}: the measurement is hidden until you reveal it.", "zh": "第 {k} 步：揭晓之前测量结果是隐藏的。"},
+    "lesson.announce.result": {"en": "You predicted {guess}. Measured now: {measured}. {verdict}", "zh": "你的预测：{guess}。刚刚测得：{measured}。{verdict}"},
     # predict, then reveal
     "lesson.guess": {"en": "Your prediction", "zh": "你的预测"},
     "lesson.reveal": {"en": "Reveal the measurement", "zh": "揭晓测量结果"},
