@@ -11,7 +11,7 @@ from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import keep_page_value, page_select, page_slider
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import OKABE_ITO, fmt_num, scale_label
+from pages.ui.format import OKABE_ITO, REFERENCE_GREY, fmt_num, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
 from pages.ui.notices import reduced_trials_note, what_to_notice
@@ -88,7 +88,7 @@ def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
     colour = alt.Color(
         "series:N",
         title=t("beyond.corr.series"),
-        scale=alt.Scale(domain=names, range=[OKABE_ITO[0], "#999999", OKABE_ITO[1]]),
+        scale=alt.Scale(domain=names, range=[OKABE_ITO[0], REFERENCE_GREY, OKABE_ITO[1]]),
         legend=alt.Legend(orient="bottom"),
     )
     base = alt.Chart(long).encode(
@@ -97,9 +97,11 @@ def rms_figure(rows: list[dict], rho: float, dk: int) -> Figure:
         y=alt.Y("value:Q", title=t("beyond.corr.rms.y"), scale=alt.Scale(type="log")),
         tooltip=[alt.Tooltip("series:N"), alt.Tooltip("dk:Q"), alt.Tooltip("value:Q", format=".4g")],
     )
+    # The measurement solid, the two references each with a dash of its own (not colour alone).
+    dash = alt.StrokeDash("series:N", title=t("beyond.corr.series"), legend=alt.Legend(orient="bottom"),
+                          scale=alt.Scale(domain=names, range=[[1, 0], [5, 4], [2, 2]]))
     chart = layered(
-        base.mark_line(strokeDash=[5, 4]).transform_filter(f"datum.series != '{names[0]}'"),
-        base.mark_line(strokeWidth=2).transform_filter(f"datum.series == '{names[0]}'"),
+        base.mark_line(strokeWidth=2).encode(strokeDash=dash),
         base.mark_point(filled=True, size=36).transform_filter(f"datum.series == '{names[0]}'"),
         dk_rule(dk),
     ).properties(
@@ -123,7 +125,8 @@ def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int)
             "rho_label:N",
             title=t("beyond.corr.legend"),
             sort=labels,
-            scale=alt.Scale(scheme="viridis", domain=labels),
+            # one palette colour per ρ, in order (viridis's light end is too faint on white for a line)
+            scale=alt.Scale(domain=labels, range=[OKABE_ITO[i % len(OKABE_ITO)] for i in range(len(labels))]),
             legend=alt.Legend(orient="bottom"),
         ),
         tooltip=[

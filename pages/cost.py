@@ -16,7 +16,7 @@ from pages.ui.charts import HEIGHT, WIDTH, layered, show_chart
 from pages.ui.compute import run_when_asked
 from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import fmt_num
+from pages.ui.format import COLOUR_STYLES, OKABE_ITO, VERMILLION_TEXT, fmt_num
 from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table
 from pages.ui.notices import what_to_notice
@@ -30,8 +30,10 @@ DH_OPTIONS = ("d", "16", "32", "64", "128", "256")
 CHART_HEIGHT = HEIGHT + 130
 APP_TIME_BUDGET_S = 60.0  # estimated seconds (core.budget's model) one sweep may take in the app
 # One fixed Okabe–Ito colour per series, torch in the lighter shade of its family.
-SERIES_COLOURS = {"dot": "#0072B2", "additive": "#D55E00", "additive-naive": "#E69F00",
-                  "dot (torch)": "#56B4E9", "additive (torch)": "#CC79A7"}
+SERIES_COLOURS = {"dot": OKABE_ITO[0], "additive": OKABE_ITO[1], "additive-naive": OKABE_ITO[3],
+                  "dot (torch)": OKABE_ITO[5], "additive (torch)": OKABE_ITO[4]}
+# …and one fixed marker shape per series (colour is not the only channel; format.COLOUR_STYLES).
+SERIES_SHAPES = {s: COLOUR_STYLES[c.upper()][1] for s, c in SERIES_COLOURS.items()}
 
 
 LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=230, symbolStrokeWidth=3)
@@ -49,13 +51,22 @@ def colour_scale(df: pd.DataFrame) -> alt.Scale:
     return alt.Scale(domain=[labels[s] for s in order], range=[SERIES_COLOURS[s] for s in order])
 
 
+def shape_scale(df: pd.DataFrame) -> alt.Scale:
+    """The series' marker shapes over the same labels as colour_scale."""
+    pairs = df[["series", "label"]].drop_duplicates()
+    order = [s for s in SERIES_SHAPES if s in set(pairs["series"])]
+    labels = dict(zip(pairs["series"], pairs["label"], strict=True))
+    return alt.Scale(domain=[labels[s] for s in order], range=[SERIES_SHAPES[s] for s in order])
+
+
 def log2_x(field: str, title: str, values: list[int]) -> alt.X:
     return alt.X(f"{field}:Q", title=title, scale=alt.Scale(type="log", base=2),
                  axis=alt.Axis(values=values, format="d", labelFlush=True))
 
 
 def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title: str) -> alt.LayerChart:
-    """Median seconds per series on log–log axes; min–max bars; extrapolated points hollow and dashed."""
+    """Median seconds per series on log–log axes; min–max bars; extrapolated points hollow and dashed.
+    Each series has its own marker shape, in the colour's legend."""
     colour = alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND)
     tips = [alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
             alt.Tooltip("d:Q", title="d"), alt.Tooltip("d_h:Q", title="d_h"),
@@ -76,9 +87,7 @@ def time_chart(df: pd.DataFrame, x: str, x_title: str, values: list[int], title:
     bars = base.transform_filter("datum.measured").mark_rule(strokeWidth=1.5).encode(
         y=alt.Y("seconds_lo:Q"), y2=alt.Y2("seconds_hi:Q"))
     points = base.mark_point(size=40).encode(
-        shape=alt.Shape("kind:N", legend=None,
-                        scale=alt.Scale(domain=[t("cost.kind.measured"), t("cost.kind.extrapolated")],
-                                        range=["circle", "diamond"])),
+        shape=alt.Shape("label:N", title=None, scale=shape_scale(df), legend=LEGEND),
         fill=alt.condition("datum.measured", "label:N", alt.value("white"), scale=colour_scale(df),
                            legend=None))
     return layered(solid, dashed, bars, points).properties(
@@ -125,7 +134,8 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
     base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
     lines = base.mark_line(strokeWidth=2)
     points = base.mark_point(filled=True, size=30)
-    ceiling = alt.Chart(df[df["series"] == "additive"]).mark_line(strokeDash=[6, 4], color="#D55E00").encode(
+    additive = df[df["series"] == "additive"]
+    ceiling = alt.Chart(additive).mark_line(strokeDash=[6, 4], color=OKABE_ITO[1]).encode(
         x=x, y=alt.Y("bound_gflops_per_s:Q"),
         tooltip=[alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.peak.ceiling"), format=".3g")])
     rules = [{"y": peak["gemm_flops_per_s"] / 1e9,
@@ -139,8 +149,8 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
         y=alt.Y("y:Q"), tooltip=alt.Tooltip("text:N"))
     label = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-7, fontSize=11, color="#333333").encode(
         y=alt.Y("y:Q"), text=alt.Text("text:N"), x=alt.value(0))
-    ceiling_label = alt.Chart(df[df["series"] == "additive"].tail(1)).mark_text(
-        align="right", dx=-2, dy=12, fontSize=11, color="#D55E00").encode(
+    ceiling_label = alt.Chart(additive.tail(1)).mark_text(
+        align="right", dx=-2, dy=12, fontSize=11, color=VERMILLION_TEXT).encode(
         x=x, y=alt.Y("bound_gflops_per_s:Q"), text=alt.value(t("cost.peak.ceiling")))
     title = alt.TitleParams(t("cost.chart.gflops"), anchor="start", fontSize=14)
     return layered(lines, points, ceiling, rule, label, ceiling_label).properties(

@@ -25,10 +25,12 @@ LAST = len(lesson.STEPS)
 N_OPTIONS: tuple[int, ...] = lesson.N_GRID
 CHART_HEIGHT = 180  # the plot area; axes and the legend below it add about 120 px
 REFERENCE_SERIES = ("theory_dk", "uniform", "all_keys", "uniform_n", "theory_rho")  # dashed, no points
-SERIES_COLOURS = {"measured": "#D55E00", "theory_dk": "#000000", "uniform": "#888888", "all_keys": "#888888",
-                  "uniform_n": "#888888", "log-n": "#009E73", "rho0": "#0072B2", "rho": "#D55E00",
-                  "theory_rho": "#000000", "grown": "#D55E00", "qk-norm": "#009E73", "cosine": "#CC79A7",
-                  "softcap": "#E69F00"}
+BLUE, VERMILLION, GREEN, ORANGE, PURPLE = (OKABE_ITO[i] for i in range(5))
+REFERENCE_GREY = "#777777"  # 4.5:1 on white, as the other pages' references
+SERIES_COLOURS = {"measured": VERMILLION, "theory_dk": "#000000", "uniform": REFERENCE_GREY,
+                  "all_keys": REFERENCE_GREY, "uniform_n": REFERENCE_GREY, "log-n": GREEN, "rho0": BLUE,
+                  "rho": VERMILLION, "theory_rho": "#000000", "grown": VERMILLION, "qk-norm": GREEN,
+                  "cosine": PURPLE, "softcap": ORANGE}
 # The measured series' markers: the second channel beside colour (a grayscale print, a washed-out
 # projector or a colour-blind student still tells the series apart); references are dashed lines.
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge", "stroke")

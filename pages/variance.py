@@ -19,7 +19,7 @@ from pages.ui.charts import (
 from pages.ui.compute import cached, run_with_progress
 from pages.ui.controls import page_select, page_slider
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import fmt_num, scale_colours, scale_label
+from pages.ui.format import OKABE_ITO, fmt_num, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
 from pages.ui.notices import what_to_notice
@@ -35,7 +35,7 @@ def histogram_figure(rows: list[dict], dk: int, scale: str) -> Figure:
     panels = []
     for kind, x_title in (("raw", t("variance.hist.raw")), ("scaled", t("variance.hist.scaled"))):
         base = alt.Chart(hist[hist["kind"] == kind])
-        bars = base.mark_bar(color="#56B4E9", opacity=0.8).encode(
+        bars = base.mark_bar(color=OKABE_ITO[5]).encode(
             x=alt.X("x0:Q", title=x_title), x2=alt.X2("x1:Q"),
             y=alt.Y("density:Q", title=t("variance.hist.density")), y2=alt.datum(0),
             tooltip=[alt.Tooltip("x0:Q", format=".3g", title="≥"),

@@ -20,6 +20,7 @@ from tools import page_timing
 from tools.app_driver import (
     IDLE,
     MAIN_CHARTS,
+    NAV_LINK,
     PAGES,
     RERUN_PROBE_JS,
     VIEWPORTS,
@@ -99,8 +100,8 @@ def test_navigation_shows_only_the_registered_pages(browser, server):
     from test_i18n import page_table
 
     context, page = open_app(browser, f"{server}/?lang=en")
-    page.wait_for_selector('[data-testid="stSidebarNavLink"]')
-    links = page.locator('[data-testid="stSidebarNavLink"]')
+    page.wait_for_selector(NAV_LINK)
+    links = page.locator(NAV_LINK)
     hrefs = [links.nth(i).get_attribute("href") or "" for i in range(links.count())]
     expected = [url for file, url, *_ in page_table() if (ROOT / file).is_file()]
     assert len(hrefs) == len(expected), f"navigation shows {hrefs}, expected {expected}"
@@ -360,7 +361,7 @@ def test_first_request_of_a_fresh_server_can_be_a_deep_link(browser, name):
         page.wait_for_selector("h1", timeout=120_000)
         wait_idle(page, timeout_ms=120_000, charts=name not in CHARTLESS_ON_OPEN)
         assert page.locator('[role="dialog"]').count() == 0, page.locator('[role="dialog"]').all_inner_texts()
-        assert page.locator('[data-testid="stSidebarNavLink"]').count() >= 5
+        assert page.locator(NAV_LINK).count() >= 5
         assert re.search(r"[\u4e00-\u9fff]", page.locator("h1").first.inner_text())
         assert page.url.split("?")[0].endswith(f"/{name}")
         context.close()
@@ -387,7 +388,7 @@ def test_the_timing_floor_apps_render_what_they_stand_for(browser, name, script,
         assert not overflow(page)
         sidebar = page.locator('[data-testid="stSidebar"]')
         if script.stem == "app_shell":
-            assert sidebar.locator('[data-testid="stSidebarNavLink"]').count() == len(page_table())
+            assert page.locator(NAV_LINK).count() == len(page_table())
             assert sidebar.locator('[data-testid="stSlider"]').count() == 2  # d_k and n
             count, encoded, decoded = script_bytes(page)
             assert count > 50 and encoded < decoded / 3

@@ -19,7 +19,16 @@ from conftest import ARTIFACTS, require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
-from tools.app_driver import PAGES, VIEWPORTS, launch_chromium, open_sidebar, serve, url_path, wait_idle
+from tools.app_driver import (
+    PAGES,
+    VIEWPORTS,
+    launch_chromium,
+    open_sidebar,
+    screenshot_full,
+    serve,
+    url_path,
+    wait_idle,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -272,12 +281,12 @@ def test_screenshots_through_colour_vision_filters(browser, server, view):
     open_view(page, server, view, "en")
     screens = ARTIFACTS / "screens"
     screens.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(screens / f"cvd-{name}-normal.png"))
+    screenshot_full(page, screens / f"cvd-{name}-normal.png")  # the whole page: every chart
     for kind, matrix in CVD.items():
         open_view(page, server, view, "en")
         assert "url" in page.evaluate(FILTER_JS, matrix)
         page.wait_for_timeout(300)
-        page.screenshot(path=str(screens / f"cvd-{name}-{kind}.png"))
+        screenshot_full(page, screens / f"cvd-{name}-{kind}.png")
     page.close()
 
 

@@ -164,7 +164,7 @@ def test_two_legends_under_a_chart_stack_on_a_narrow_plot():
     both = base.encode(strokeDash=alt.StrokeDash("b:N", legend=alt.Legend(orient="bottom")))
     (one_view,) = figure(alt.layer(base.mark_line(), base.mark_point()), df).views
     (two_view,) = figure(both.mark_line(), df).views
-    assert "config" not in one_view  # one legend, shared by two layers: nothing to stack
+    assert "layout" not in one_view["config"]["legend"]  # one legend, shared by two layers: nothing to stack
     assert two_view["config"]["legend"]["layout"] == {"expr": vega.LEGEND_LAYOUT_EXPR}
 
 
@@ -205,7 +205,9 @@ def test_side_by_side_charts_become_panels_under_their_title():
 
 def test_altair_theme_defaults_are_left_out_as_streamlit_leaves_them_out():
     (view,) = _fresh().views
-    assert "config" not in view
+    config = view["config"]  # only the chart text's colours (pages/ui/vega.py), none of Altair's theme
+    assert set(config) == set(vega.TEXT_COLOURS)
+    assert {v for part in config.values() for v in part.values()} == {vega.CHART_TEXT}
 
 
 def test_a_builder_that_reads_page_state_is_refused():

@@ -10,7 +10,7 @@ import pytest
 from conftest import ARTIFACTS, StreamlitServer, page_table
 
 from pages.ui.i18n import text_for
-from tools.app_driver import wait_idle
+from tools.app_driver import NAV_LINK, wait_idle
 from tools.loadtest.driver import charted
 
 pytestmark = pytest.mark.browser
@@ -52,7 +52,7 @@ def test_twelve_tabs_open_deep_links_at_once_on_a_fresh_server(browser):
             assert page.locator(EXCEPTION).count() == 0, link
             dialogs = page.locator('[role="dialog"]')
             assert dialogs.count() == 0, (link, dialogs.all_inner_texts())
-            assert page.locator('[data-testid="stSidebarNavLink"]').count() >= 5, link
+            assert page.locator(NAV_LINK).count() >= 5, link
             chinese = bool(re.search(r"[\u4e00-\u9fff]", page.locator("h1").first.inner_text()))
             assert chinese == ("lang=zh" in link), link
             if i < 4:

@@ -23,6 +23,8 @@ PAGES = ("overview", "variance", "saturation", "gradients", "precision", "q-vs-k
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+# The sidebar's page links (drawn by the app with st.page_link: pages/ui/nav.py).
+NAV_LINK = '[data-testid="stSidebar"] [data-testid="stPageLink-NavLink"]'
 IDLE = '[data-testid="stApp"][data-test-script-state="notRunning"]'
 # The page's own charts (the sidebar holds a hidden one that preloads the chart code).
 MAIN_CHARTS = '[data-testid="stMain"] [data-testid="stVegaLiteChart"]'

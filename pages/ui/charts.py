@@ -20,6 +20,7 @@ import pandas as pd
 import streamlit as st
 from altair.vegalite.v6.schema import core as vl_core
 
+from pages.ui.chart_text import show_description, show_tables, tables_shown
 from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import scale_colours, scale_label
 from pages.ui.i18n import current_lang, t
@@ -36,7 +37,8 @@ def _md_text(text: str) -> str:
 
 def show_chart(fig: Figure, name: str = "chart", container: Any = None, downloads: bool = True) -> None:
     """Draw a Figure at its container's width, with its data as CSV and itself as PNG / SVG (at its
-    fixed desktop size) behind a download button.
+    fixed desktop size) behind a download button; its text alternative before it, for screen
+    readers, and its data as tables under it when the reader asked for them (pages/ui/chart_text.py).
 
     The files are produced only when a button is clicked (callables), so a rerun stays fast.
     `name` is the file stem ("saturation-entropy"); the language is appended. `downloads=False`
@@ -44,6 +46,7 @@ def show_chart(fig: Figure, name: str = "chart", container: Any = None, download
     """
     where = container or st
     width: int | str = fig.max_width or "stretch"
+    show_description(fig, where)
     if len(fig.views) == 1:
         where.vega_lite_chart(spec=fig.views[0], width=width)
     elif fig.views:
@@ -51,6 +54,8 @@ def show_chart(fig: Figure, name: str = "chart", container: Any = None, download
             where.markdown(f"**{_md_text(fig.title)}**")
         for col, view in zip(where.columns(len(fig.views), gap="small"), fig.views, strict=True):
             col.vega_lite_chart(spec=view, width=width)
+    if tables_shown():
+        show_tables(fig, where)
     if not downloads:
         return
     export = fig.export  # the buttons hold the blob, not the Figure (Export)

@@ -22,6 +22,8 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
+from pages.ui.a11y import SR_CLASS
+
 _KEYS_JS = """
 export default function (component) {
   const { setTriggerValue } = component;
@@ -55,7 +57,7 @@ export default function (component) {
   if (region && region.textContent !== text) region.textContent = text;
 };
 """
-_ANNOUNCE_HTML = '<div class="ase-sr-only" role="status" aria-live="polite" aria-atomic="true"></div>'
+_ANNOUNCE_HTML = f'<div class="{SR_CLASS}" role="status" aria-live="polite" aria-atomic="true"></div>'
 _announce_component = st.components.v2.component("ase_announce", html=_ANNOUNCE_HTML, js=_ANNOUNCE_JS,
                                                  isolate_styles=False)
 

@@ -10,6 +10,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from pages.ui.channels import add_second_channels
 from pages.ui.vega import FONT, name_data
 
 
@@ -25,9 +26,10 @@ class Export:
     about a millisecond once per Figure; a chart that cannot be pickled is kept as it is.
     """
 
-    __slots__ = ("_blob", "_parts")
+    __slots__ = ("_blob", "_parts", "description")
 
-    def __init__(self, chart: Any, data: pd.DataFrame | None) -> None:
+    def __init__(self, chart: Any, data: pd.DataFrame | None, description: str = "") -> None:
+        self.description = description  # the chart's text alternative, the SVG's accessible name
         try:
             self._blob: bytes | None = pickle.dumps((chart, data), protocol=pickle.HIGHEST_PROTOCOL)
             self._parts: tuple[Any, pd.DataFrame | None] | None = None
@@ -46,21 +48,24 @@ class Export:
         return self.parts()[1].to_csv(index=False).encode("utf-8")
 
     def png(self) -> bytes:
-        return _png(export_spec(self.parts()[0]))
+        return _png(export_spec(self.parts()[0], self.description))
 
     def svg(self) -> str:
-        return _svg(export_spec(self.parts()[0]))
+        return _svg(export_spec(self.parts()[0], self.description))
 
 
-def export_spec(chart: Any) -> str:
+def export_spec(chart: Any, description: str = "") -> str:
     """The Vega-Lite JSON a download renders: the chart at its fixed desktop size, its data inline,
-    the CJK-capable font (as the PNG / SVG exports always were)."""
+    the CJK-capable font (as the PNG / SVG exports always were), a second channel beside colour
+    (pages/ui/channels.py) and the chart's text alternative as its description (the SVG's label)."""
     if chart._get("autosize") is alt.Undefined:
         chart = chart.properties(autosize=alt.AutoSizeParams(type="pad"))
     if chart._get("config") is alt.Undefined:
         chart = chart.configure(font=FONT)
     frames: dict[str, tuple[pd.DataFrame, bytes]] = {}
-    spec = name_data(chart, frames).to_dict(validate=False)
+    spec = add_second_channels(name_data(chart, frames).to_dict(validate=False))
+    if description:
+        spec["description"] = description
     spec["datasets"] = {**spec.get("datasets", {}),
                         **{name: alt.to_values(df)["values"] for name, (df, _) in frames.items()}}
     return json.dumps(spec)

@@ -16,13 +16,14 @@ import marshal
 import pickle
 import types
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import altair as alt
 import pandas as pd
 from altair.utils import schemapi
 
+from pages.ui.describe import Panel, describe, read_panel
 from pages.ui.export import Export
 from pages.ui.i18n import current_lang
 from pages.ui.vega import frame_bytes, view
@@ -52,7 +53,11 @@ class Figure:
     title:     the panels' common title (drawn above them), or None;
     max_width: the widest (px) a view may grow, or None for the container's width;
     nbytes:    the Figure's approximate size in memory (the cache is bounded by it);
-    export:    chart and data pickled, for the download buttons (Export).
+    export:    chart and data pickled, for the download buttons (Export);
+    description: the chart in one or two sentences, its text alternative (pages/ui/describe.py),
+               also each view's Vega-Lite `description` (the accessible name of the drawn chart);
+    panels:    what each view shows, read from its spec and data (the data tables are built from it);
+    cache:     what is built from it only when first asked for (pages/ui/chart_text.py: the tables).
     """
 
     chart: Any
@@ -62,6 +67,9 @@ class Figure:
     max_width: int | None
     nbytes: int
     export: Export
+    description: str = ""
+    panels: tuple[Panel, ...] = ()
+    cache: dict[str, Any] = field(default_factory=dict)  # parts built on first use (the data tables)
 
 
 def _title_text(title: Any) -> str | None:
@@ -73,12 +81,13 @@ def _title_text(title: Any) -> str | None:
 
 
 def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
-           max_width: int | None = None) -> Figure:
+           max_width: int | None = None, description: str | None = None) -> Figure:
     """A Figure from an Altair chart at its fixed desktop size (what the downloads render).
 
     Side-by-side charts (an hconcat, or `panels` given for a facet) are drawn as separate panels in
     columns, which stack on a phone; their common title goes above them. `max_width` keeps a
-    heat map near square on a wide screen.
+    heat map near square on a wide screen. The text alternative is computed from each panel's spec
+    and data (pages/ui/describe.py) unless the builder gives its own `description`.
     """
     if panels is None and isinstance(chart, alt.HConcatChart):
         top, config = chart._get("data"), chart._get("config")
@@ -91,15 +100,21 @@ def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
                 panel.config = config
             panels.append(panel)
     title = _title_text(chart._get("title")) if panels else None
-    views, size = [], 0
+    views, read, size = [], [], 0
     for panel in panels or [chart]:
-        spec, n = view(panel)
+        frames: dict[str, pd.DataFrame] = {}
+        spec, n = view(panel, frames)
         views.append(spec)
+        read.append(read_panel(spec, frames, _title_text(panel._get("title"))))
         size += n
-    size += frame_bytes(data)
-    export = Export(chart, data)
+    if description is None:
+        description = describe(read, title)
+    for spec, panel in zip(views, read, strict=True):  # each drawn panel is named by its own part
+        spec["description"] = description if len(views) == 1 else describe([panel], title)
+    size += frame_bytes(data) + 4 * len(description)
+    export = Export(chart, data, description)
     return Figure(chart=chart, data=data, views=tuple(views), title=title, max_width=max_width,
-                  nbytes=size + export.nbytes, export=export)
+                  nbytes=size + export.nbytes, export=export, description=description, panels=tuple(read))
 
 
 FIGURES: SharedCache[Figure] = SharedCache(FIGURE_CACHE_BYTES, FIGURE_CACHE_ENTRIES, lambda fig: fig.nbytes)

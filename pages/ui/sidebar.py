@@ -14,6 +14,7 @@ import streamlit as st
 from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
+from pages.ui.chart_text import tables_toggle
 from pages.ui.controls import relabel, translated
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
 from pages.ui.legacy_pages import route_through_app
@@ -119,6 +120,7 @@ def render_sidebar() -> Settings:
     if "power" in chosen:
         sb.slider(t("common.power_a.label"), min_value=POWER_RANGE[0], max_value=POWER_RANGE[1],
                   step=0.05, key="power_a")
+    tables_toggle(sb)  # every chart's data as an HTML table under it, bound to ?tables=1
     if MORE_KEY not in st.session_state:  # a link that sets one of its values opens the section
         st.session_state[MORE_KEY] = any(as_text(st.session_state[k]) != as_text(d[k]) for k in MORE) \
             or st.session_state["dk"] not in POWERS_OF_TWO

@@ -13,6 +13,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
+from pages.ui.channels import add_second_channels
+
 # Fonts with CJK glyphs first, so Chinese renders in the browser and in PNG/SVG exports alike.
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, Noto Sans, DejaVu Sans, sans-serif"
 
@@ -90,6 +92,23 @@ def _vega_lite(chart: Any) -> tuple[dict[str, Any], dict[str, tuple[pd.DataFrame
     return spec, frames
 
 
+# Chart text (axis labels and titles, legends, titles, facet headers) at 12.6:1 on white: Streamlit's
+# chart theme draws it in a faded grey (#808495, 3.8:1), under the 4.5:1 that text needs (WCAG 1.4.3).
+# A chart's own colour for one of these (the lesson's projector mode: black) is kept.
+CHART_TEXT = "#333333"
+TEXT_COLOURS = {"axis": ("labelColor", "titleColor"), "legend": ("labelColor", "titleColor"),
+                "title": ("color", "subtitleColor"), "header": ("labelColor", "titleColor")}
+
+
+def text_colours(spec: dict[str, Any]) -> None:
+    """Give every kind of chart text CHART_TEXT in `spec`'s config, unless the chart sets its own."""
+    config = spec.setdefault("config", {})
+    for part, props in TEXT_COLOURS.items():
+        mine = config.setdefault(part, {})
+        for prop in props:
+            mine.setdefault(prop, CHART_TEXT)
+
+
 NARROW_PLOT = 360  # px: below this plot width, legends under or over a chart list their entries in one column
 # px: the narrowest plot the app draws: a 360-px phone, a chart inside an expander, its y axis beside
 # it. A title narrower than this never needs a second line.
@@ -106,13 +125,13 @@ def _narrow_legends(node: Any, seen: set[str] | None = None) -> set[str]:
     """Legends under (or over) a chart keep their columns — or their single row — on a wide screen,
     and become one column when the plot is narrower than NARROW_PLOT (a phone, a third of a
     desktop): a row of entries does not wrap by itself and would stick out. Returns the distinct
-    such legends (layers repeating a legend share it)."""
+    such legends by field (layers repeating a legend, and colour with its dash or shape, share one)."""
     seen = set() if seen is None else seen
     if isinstance(node, dict):
-        for channel, value in node.items():
+        for value in node.values():
             legend = value.get("legend") if isinstance(value, dict) else None
             if isinstance(legend, dict) and legend.get("orient") in ("bottom", "top"):
-                seen.add(f"{channel}:{value.get('field')}")
+                seen.add(str(value.get("field")))  # channels of one field share one legend
                 columns = legend.get("columns", 0)
                 if isinstance(columns, (int, float)) and columns != 1:
                     legend["columns"] = {"expr": f"width < {NARROW_PLOT} ? 1 : {int(columns)}"}
@@ -160,11 +179,25 @@ def _wrap_title(spec: dict[str, Any]) -> None:
     spec["title"] = {**params, "text": {"expr": f"width < {round(need)} ? {lines} : {whole}"}}
 
 
-def view(chart: Any) -> tuple[dict[str, Any], int]:
+# Above this many rows of data, a view's marks are not described one by one to screen readers: a
+# heat map's 1,024 cells would each be a stop to step through (and an ARIA label for the browser to
+# build); the chart's own description and its table (pages/ui/chart_text.py) say what they hold.
+MARK_ARIA_ROWS = 256
+
+
+def view(chart: Any, frames_out: dict[str, pd.DataFrame] | None = None) -> tuple[dict[str, Any], int]:
     """One panel as the browser draws it: the container's width (`fit-x`: the plot, axes and legend
-    fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes.
-    Returns (spec, approx bytes)."""
+    fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes,
+    a second channel beside colour (pages/ui/channels.py). Returns (spec, approx bytes); `frames_out`,
+    given, receives the datasets by name as DataFrames."""
     spec, frames = _vega_lite(chart)
+    add_second_channels(spec)
+    text_colours(spec)
+    if frames_out is not None:
+        frames_out.update({name: df for name, (df, _) in frames.items()})
+    if any(len(df) > MARK_ARIA_ROWS for df, _ in frames.values()):
+        config = spec.setdefault("config", {})
+        config["mark"] = {"aria": False, **config.get("mark", {})}
     spec.pop("width", None)
     spec["autosize"] = {"type": "fit-x", "contains": "padding"}
     _wrap_title(spec)
