@@ -2,7 +2,8 @@
 ask for it at a time, the least recently used dropped first, bounded by total size and count.
 
 Both of the server's shared caches are this one: core results (`server.results`, values kept as
-bytes) and built charts (`pages/ui/figure_cache.py`, values kept as they are). Nothing here imports
+encoded bytes) and built charts (`pages/ui/figure.py`, values kept as they are); so is the in-process
+store (`server.store.MemoryStore`). Nothing here imports
 Streamlit; the tests drive it from plain threads.
 """
 
@@ -81,6 +82,19 @@ class SharedCache(Generic[V]):
             self._entries.move_to_end(key)
             self._used[key] = time.monotonic()
             return value
+
+    def put(self, key: Hashable, value: V, slow: bool = False) -> None:
+        """Keep `value` for `key` (replacing what was there) within the budget, as a computed one;
+        for a value that came from elsewhere (another server's result, a store's entry)."""
+        self._keep(key, value, slow)
+
+    def discard(self, key: Hashable) -> bool:
+        """Drop `key`'s entry; whether there was one."""
+        with self._lock:
+            if key not in self._entries:
+                return False
+            self._forget(key)
+            return True
 
     def drop_unused(self, idle_s: float) -> int:
         """Drop the entries nobody has used for `idle_s` seconds (for `keep_slow_s`, at least, those

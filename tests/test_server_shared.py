@@ -12,6 +12,7 @@ import pytest
 from conftest import call_in_threads
 
 from server.cache import SharedCache
+from server.codec import encode
 from server.gates import Courtesy, Gate
 from server.results import ResultStore, result_key
 from server.runs import RunRegistry
@@ -88,16 +89,17 @@ def test_a_stopped_computation_is_taken_over_by_a_waiter():
 
 
 def test_the_store_is_bounded_by_bytes_least_recently_used_first_out():
-    store = ResultStore(max_bytes=2_000, max_entries=100)
+    one = len(encode("x" * 600 + "0", {}))  # each result's stored size
+    store = ResultStore(max_bytes=3 * one + 10, max_entries=100)
     for i in range(10):
         store.get_or_compute(result_key("f", {"i": i}), lambda f, i=i: ("x" * 600 + str(i), {}), None)
-        assert store.stats()[1] <= 2_000
+        assert store.stats()[1] <= 3 * one + 10
     assert store.stats()[0] == 3
     assert store.peek(result_key("f", {"i": 9})) is not None
     assert store.peek(result_key("f", {"i": 0})) is None
     # a value larger than the whole budget is returned but not kept
-    value, _ = store.get_or_compute(result_key("big", {}), lambda f: ("y" * 5_000, {}), None)
-    assert len(value) == 5_000 and store.peek(result_key("big", {})) is None
+    value, _ = store.get_or_compute(result_key("big", {}), lambda f: ("y" * 5 * one, {}), None)
+    assert len(value) == 5 * one and store.peek(result_key("big", {})) is None
 
 
 def test_a_result_that_was_slow_to_compute_outlives_the_idle_eviction():
