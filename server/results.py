@@ -13,12 +13,15 @@ Two levels:
 
 Results are kept encoded (server.codec: JSON with tagged arrays, nothing executed on reading), so a
 result's size is known exactly and every caller gets its own copy (no session can change another's).
-A shared key is a hash of the function's name and its validated arguments (`shared_key`).
+A shared key is a hash of the function's name, its validated arguments and the version of the code
+that computes it (`CODE_VERSION`, a digest of core/'s sources): replicas of an older deployment
+sharing the store never hand their results to newer code, nor the other way round.
 """
 
 from __future__ import annotations
 
 import copy
+import hashlib
 import logging
 import math
 import re
@@ -28,6 +31,7 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from core.memo import frozen
@@ -48,6 +52,21 @@ LOG = logging.getLogger("server.results")
 Key = tuple[str, tuple[tuple[str, Any], ...]]
 
 
+def code_version(root: Path | None = None) -> str:
+    """A digest of every source file of `root` (the core package): what computes the results."""
+    import core
+
+    root = root or Path(core.__file__).parent
+    digest = hashlib.blake2b(digest_size=8)
+    for path in sorted(p for p in root.rglob("*") if p.suffix in (".py", ".cu", ".cuh")):
+        digest.update(path.relative_to(root).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
+CODE_VERSION = code_version()  # once per process, as the server starts (a few milliseconds)
+
+
 def result_key(path: str, kwargs: dict[str, Any]) -> Key:
     """The store's key for `path(**kwargs)` ("core.views:saturation_view"); lists count as tuples."""
     return path, tuple(sorted((k, frozen(v)) for k, v in kwargs.items()))
@@ -60,7 +79,7 @@ def shared_key(key: Key) -> str | None:
     if type(path) is not str or not PATH_RE.fullmatch(path):
         return None
     try:
-        return canonical_hash(key)
+        return canonical_hash((CODE_VERSION, key))
     except EncodeError:
         return None
 

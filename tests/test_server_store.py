@@ -219,3 +219,17 @@ def test_the_app_passes_its_secret_in_unless_the_environment_sets_one(monkeypatc
     monkeypatch.setattr(store_url.st, "secrets", Secrets(redis_url=" redis://s:1/0 "))
     assert store_url.export_store_url() == "redis://s:1/0"
     assert shared.os.environ[shared.REDIS_URL_ENV] == "redis://s:1/0"
+
+
+def test_results_of_other_code_never_share_a_key(monkeypatch, tmp_path):
+    from server import results
+
+    key = results.result_key("core.views:saturation_view", {"dks": [16, 64], "n": 32})
+    now = results.shared_key(key)
+    monkeypatch.setattr(results, "CODE_VERSION", "0" * 16)
+    assert results.shared_key(key) != now, "a deployment of other code would read this result"
+    (tmp_path / "a.py").write_text("x = 1\n")
+    before = results.code_version(tmp_path)
+    (tmp_path / "a.py").write_text("x = 2\n")
+    assert results.code_version(tmp_path) != before
+    assert len(results.CODE_VERSION) == 16
