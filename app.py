@@ -18,9 +18,10 @@ from starlette.middleware import Middleware
 from pages.ui import legacy_pages, nav, sidebar, url_state
 from pages.ui.i18n import has, t
 from server.page_base import PageBase
-from server.shared import JANITOR, RUNS
+from server.shared import JANITOR, RESULTS, RUNS
 from server.startup import lifespan
 from server.static_gzip import StaticGzip
+from server.stats import StatsEndpoint
 
 ROOT = Path(__file__).parent
 
@@ -104,6 +105,8 @@ def route(page: Callable[[], None] | None = None) -> None:
 
 LIFESPAN = lifespan(FIRST_MODULES)
 MIDDLEWARE = [Middleware(StaticGzip),
+              Middleware(StatsEndpoint, counters=RESULTS.counters,
+                         base_url_path=st.get_option("server.baseUrlPath") or ""),
               Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
                          base_url_path=st.get_option("server.baseUrlPath") or "")]
 
