@@ -132,6 +132,18 @@ def test_a_foreign_origins_websocket_is_refused_through_the_balancer(cluster):
     run(go())
 
 
+def test_composes_balancer_health_check_passes_against_the_balancer(cluster):
+    """The health check deploy/compose.yaml gives the balancer's container, run as written (its port
+    replaced by the local balancer's): HAProxy's monitor-uri answers 200 while a replica is up."""
+    import yaml
+
+    compose = yaml.safe_load((ROOT / "deploy" / "compose.yaml").read_text())
+    test = compose["services"]["balancer"]["healthcheck"]["test"]
+    assert test[:3] == ["CMD", "bash", "-c"]
+    script = test[3].replace("/8080", f"/{cluster.balancer.port}")
+    assert subprocess.run(["bash", "-c", script], timeout=10, check=False).returncode == 0
+
+
 def test_sessions_reconnect_to_their_replica_after_the_balancer_restarts(cluster):
     async def go() -> None:
         tabs = await open_tabs(cluster, LINKS[:4])
