@@ -6,6 +6,9 @@ Starts nothing itself: start the server as the README says, then point this at i
     python -m tools.loadtest --sessions 30 --heavy 3 --seconds 60 --think 2 6 --json
     python -m tools.loadtest --sessions 30 --link "/saturation?lang=zh" --same
     python -m tools.loadtest --matrix            # the hosting table: every phase, then memory
+    python -m tools.loadtest --url http://127.0.0.1:PORT --via ASE_SERVER --pid P1 P2 P3
+                                                 # through a sticky balancer (python -m tools.cluster)
+    python -m tools.loadtest --sessions 30 --unique   # nothing shared: every run a new view
 """
 
 from __future__ import annotations
@@ -77,7 +80,13 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--nav", type=float, default=0.25, help="chance that a rerun changes page")
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds a run may take before it counts "
                     "as timed out")
-    ap.add_argument("--pid", type=int, help="server PID for memory samples (default: found by port)")
+    ap.add_argument("--pid", type=int, nargs="+", help="server PID(s) for memory samples, summed (default: "
+                    "the one listening on the URL's port; through a balancer, name the replicas)")
+    ap.add_argument("--via", metavar="COOKIE", help="the URL is a balancer pinning each session with this "
+                    "cookie (ASE_SERVER in deploy/haproxy.cfg): sessions keep it, sessions per replica "
+                    "are reported")
+    ap.add_argument("--unique", action="store_true", help="nothing shared: each session its own seed, "
+                    "every setting changed on every rerun, no page changes")
     ap.add_argument("--after", type=float, default=0.0, help="keep sampling memory this long after the "
                     "sessions closed")
     ap.add_argument("--seed", type=int, default=0)
@@ -96,6 +105,8 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     if not 0 <= args.nav <= 1 or not 0 < args.timeout <= 900:
         raise UsageError("--nav must lie in [0, 1] and --timeout in (0, 900]")
     args.pages, args.heavy_pages = page_list(args.pages), page_list(args.heavy_pages)
+    if args.matrix and (args.unique or args.via):
+        raise UsageError("--matrix runs its own phases: use --unique and --via on a single run")
     if args.link and not args.link.startswith("/"):
         raise UsageError('--link is a path on the server, e.g. "/saturation?lang=zh"')
     return args
@@ -129,9 +140,11 @@ async def warm_up(base_url: str, pages: tuple[str, ...], timeout: float) -> dict
 
 
 async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict[str, Any]:
-    pid = args.pid or pid_listening_on(port)
-    sampler = RssSampler(pid)
-    memory: dict[str, Any] = {"pid": pid, "fresh": sampler.sample()}
+    # Through a balancer the process on the URL's port is the balancer: the replicas' PIDs are named.
+    pids = args.pid or ([] if args.via else [pid_listening_on(port)])
+    pids = [p for p in pids if p is not None]
+    sampler = RssSampler(pids)
+    memory: dict[str, Any] = {"pid": pids[0] if pids else None, "pids": pids, "fresh": sampler.sample()}
     doc: dict[str, Any] = {"url": base_url, "memory": memory}
     if args.matrix:
         doc["warm_up"] = await warm_up(base_url, (*args.pages, *args.heavy_pages), args.timeout)
@@ -144,7 +157,8 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
         args.after = args.after or 60.0
     else:
         phases = [Phase("run", args.sessions, args.seconds, tuple(args.think), args.heavy, args.pages,
-                        args.heavy_pages, args.link, args.same, args.nav, args.timeout, args.seed)]
+                        args.heavy_pages, args.link, args.same, args.nav, args.timeout, args.seed,
+                        sticky=args.via, unique=args.unique)]
     records: list[PhaseRecord] = []
     for ph in phases:
         records.append(await run_phase(ph, base_url, sampler))

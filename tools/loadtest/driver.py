@@ -51,6 +51,8 @@ class Phase:
     nav: float = 0.25            # chance that a rerun is a page change rather than a widget move
     timeout: float = 120.0       # per run
     seed: int = 0
+    sticky: str | None = None    # the balancer's stickiness cookie: kept per session, replicas counted
+    unique: bool = False         # nothing shared: a seed of its own per session, every setting moved
 
 
 @dataclass
@@ -73,9 +75,10 @@ class PhaseRecord:
     reconnect_failures: int = 0
     elapsed: float = 0.0
     rss: dict[str, Any] = field(default_factory=dict)
+    replicas: dict[int, list[str]] = field(default_factory=dict)  # session → replicas it was pinned to
 
     def as_dict(self) -> dict[str, Any]:
-        return {"phase": asdict(self.phase), "disconnects": self.disconnects,
+        return {"phase": asdict(self.phase), "disconnects": self.disconnects, "replicas": self.replicas,
                 "reconnect_failures": self.reconnect_failures, "elapsed": self.elapsed, "rss": self.rss,
                 "runs": [{**{k: v for k, v in asdict(r).items() if k != "result"}, **asdict(r.result)}
                          for r in self.runs]}
@@ -101,6 +104,15 @@ def start_link(rng: random.Random, pages: tuple[str, ...]) -> tuple[str, str]:
     return locale, f"/{page_path(page)}" + (f"?{query}" if query else "")
 
 
+SEED_SPAN = 2**31 - 1  # the sidebar's seed range (pages/ui/sidebar.py: SEED_RANGE)
+
+
+def unique_link(link: str, seed: int) -> str:
+    """`link` with the session's own `seed` (which also opens the sidebar's second section, so its
+    number inputs are drawn and moved too)."""
+    return link + ("&" if "?" in link else "?") + f"seed={seed % SEED_SPAN}"
+
+
 def session_seed(ph: Phase, idx: int, heavy: bool) -> int:
     """The seed of one session's moves: the same for every session of a `same` phase, else its own,
     and different in each phase, so a later phase does not replay moves whose results an earlier
@@ -118,7 +130,9 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
     if ph.link:
         link = ph.link
         locale = "zh-CN" if "lang=zh" in link else "en-US"
-    tab = BrowserTab(base_url, locale=locale)
+    if ph.unique:
+        link = unique_link(link, session_seed(ph, idx, heavy))
+    tab = BrowserTab(base_url, locale=locale, sticky=ph.sticky)
 
     def record(kind: str, page: str, began: float, result: RunResult) -> None:
         rec.runs.append(Run(idx, heavy, kind, page_name(page), began - t0, result))
@@ -129,7 +143,7 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
         page = link.lstrip("/").partition("?")[0]
         while time.monotonic() < deadline:
             try:
-                await tab.connect()
+                await tab.connect(link=link)
             except DisconnectedError:  # the server is not (yet) there: try again
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 5.0)
@@ -154,9 +168,14 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
                 break
             began = time.monotonic()
             try:
+                if ph.unique:  # every setting moves at once: no run repeats another's
+                    result = await tab.move_all(rng, ph.timeout)
+                    if result is not None:
+                        record("move", tab.path, began, result)
+                        continue
                 targets = [page_path(p) for p in pages]
                 targets = [p for p in targets if p in tab.pages and tab.pages[p] != tab.page_hash]
-                if targets and rng.random() < ph.nav:
+                if targets and rng.random() < ph.nav and not ph.unique:
                     target = rng.choice(targets)
                     asked = ASKED.get(page_name(target), "") if heavy else ""
                     record("page", target, began, await tab.goto(target, ph.timeout, asked))
@@ -174,6 +193,7 @@ async def _session(idx: int, heavy: bool, ph: Phase, base_url: str, t0: float, d
                 if not await reopen(current):
                     break
     finally:
+        rec.replicas[idx] = list(tab.replicas)
         await tab.close()
 
 

@@ -54,20 +54,26 @@ def rss_bytes(pid: int) -> int | None:
 
 
 class RssSampler:
-    """Samples a PID's RSS every `interval` seconds in the background: [(t, bytes)]."""
+    """Samples the RSS of one PID, or the sum over several (the replicas behind a balancer), every
+    `interval` seconds in the background: [(t, bytes)]. A PID that has exited counts as nothing
+    (a replica killed on purpose); a sample of PIDs all gone is not recorded."""
 
-    def __init__(self, pid: int | None, interval: float = 1.0) -> None:
-        self.pid, self.interval = pid, interval
+    def __init__(self, pids: int | list[int] | None, interval: float = 1.0) -> None:
+        self.pids = [] if pids is None else [pids] if isinstance(pids, int) else list(pids)
+        self.pid = self.pids[0] if self.pids else None
+        self.interval = interval
         self.samples: list[tuple[float, int]] = []
         self.t0 = time.monotonic()
         self._task: asyncio.Task[None] | None = None
 
     def sample(self) -> int | None:
-        if self.pid is None:
+        if not self.pids:
             return None
-        rss = rss_bytes(self.pid)
-        if rss is not None:
-            self.samples.append((time.monotonic() - self.t0, rss))
+        each = [rss_bytes(pid) for pid in self.pids]
+        if all(b is None for b in each):
+            return None
+        rss = sum(b for b in each if b is not None)
+        self.samples.append((time.monotonic() - self.t0, rss))
         return rss
 
     async def _loop(self) -> None:
@@ -76,7 +82,7 @@ class RssSampler:
             await asyncio.sleep(self.interval)
 
     def start(self) -> None:
-        if self.pid is not None and self._task is None:
+        if self.pids and self._task is None:
             self._task = asyncio.create_task(self._loop())
 
     async def stop(self) -> None:

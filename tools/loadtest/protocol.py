@@ -36,7 +36,10 @@ from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+from tools.loadtest.cookies import CookieJar, HttpError, http_get
+
 STREAM_PATH = "/_stcore/stream"
+HEALTH_PATH = "/_stcore/health"
 FINISHED = ForwardMsg.ScriptFinishedStatus
 WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox", "button_group")
 CHART_TYPES = ("vega_lite_chart",)
@@ -172,9 +175,17 @@ class RunResult:
 class BrowserTab:
     """One tab: a websocket session that opens links, moves widgets and changes pages."""
 
-    def __init__(self, base_url: str, locale: str = "en-US") -> None:
+    def __init__(self, base_url: str, locale: str = "en-US", sticky: str | None = None,
+                 origin: str | None = None) -> None:
         self.base_url = base_url.rstrip("/")
         self.locale = locale
+        # Behind a balancer that pins a session with the cookie `sticky` (deploy/haproxy.cfg's
+        # ASE_SERVER): the tab keeps its cookies as a browser does (cookies.py) and notes the
+        # replica each connection was pinned to.
+        self.sticky = sticky
+        self.cookies = CookieJar()
+        self.replicas: list[str] = []          # the cookie's value at each connection, changes only
+        self.origin = origin                   # the Origin header a page on that origin would send
         self.ws: ClientConnection | None = None
         self.pages: dict[str, str] = {}        # url path → page script hash
         self.main_hash = ""
@@ -184,13 +195,29 @@ class BrowserTab:
         self.widgets: dict[str, Widget] = {}
         self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
-    async def connect(self, timeout: float = 10.0) -> None:
+    async def connect(self, timeout: float = 10.0, link: str = "/") -> None:
+        """Open the websocket. Behind a sticky balancer first load what a browser loads before it:
+        the page's HTML (`link`) on the first connection, the health check on a reconnection (what
+        Streamlit's frontend asks before it reconnects), taking the cookies they set."""
         ws_url = "ws" + self.base_url.removeprefix("http") + STREAM_PATH
         try:
+            if self.sticky:
+                first = not self.replicas
+                await http_get(self.base_url + (link if first else HEALTH_PATH), self.cookies, timeout)
+            headers = {"Cookie": self.cookies.header()} if self.cookies else None
             self.ws = await connect(ws_url, subprotocols=["streamlit"], max_size=None, proxy=None,
-                                    open_timeout=timeout, ping_interval=None)
-        except (OSError, InvalidHandshake, TimeoutError) as exc:
+                                    open_timeout=timeout, ping_interval=None, origin=self.origin,
+                                    additional_headers=headers)
+        except (OSError, InvalidHandshake, TimeoutError, HttpError) as exc:
             raise DisconnectedError(str(exc)) from exc
+        if self.sticky:
+            self.cookies.take(self.ws.response.headers.get_all("Set-Cookie"))
+            replica = self.cookies.get(self.sticky)
+            if replica is None:
+                raise DisconnectedError(f"the balancer set no {self.sticky} cookie: is {self.base_url} "
+                                        "a sticky balancer?")
+            if not self.replicas or self.replicas[-1] != replica:
+                self.replicas.append(replica)
 
     async def close(self) -> None:
         if self.ws is not None:
@@ -226,6 +253,16 @@ class BrowserTab:
                 w.state = new
                 return await self.rerun(timeout)
         return None
+
+    async def move_all(self, rng: random.Random, timeout: float) -> RunResult | None:
+        """Change every widget that can move to another valid value, in one rerun (a view nobody
+        has asked for before); None when none can move."""
+        moved = 0
+        for w in self.widgets.values():
+            new = w.random_move(rng)
+            if new is not None:
+                w.state, moved = new, moved + 1
+        return await self.rerun(timeout) if moved else None
 
     async def goto(self, path: str, timeout: float, query: str = "") -> RunResult:
         """Click a page in the navigation: its hash, the shared widgets' values, no query string

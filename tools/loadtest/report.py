@@ -57,7 +57,28 @@ def summarise(rec: PhaseRecord) -> dict[str, Any]:
         "charts": sum(r.result.charts for r in runs),
         "largest_message": max((r.result.largest for r in runs), default=0),
         "rss": rec.rss,
+        "replicas": replica_spread(rec.replicas) if rec.phase.sticky else None,
     }
+
+
+def replica_spread(pinned: dict[int, list[str]]) -> dict[str, Any]:
+    """Sessions per replica (the replica each session was first pinned to, by the balancer's
+    cookie), each one's deviation from an even share in %, and the sessions that changed replica
+    (a replica gone, or stickiness broken)."""
+    first = [names[0] for names in pinned.values() if names]
+    counts = {name: first.count(name) for name in sorted(set(first))}
+    even = len(first) / len(counts) if counts else math.nan
+    return {"sessions": counts,
+            "from_even_pct": {name: 100.0 * (n - even) / even for name, n in counts.items()},
+            "moved": sum(len(names) > 1 for names in pinned.values()),
+            "unpinned": sum(not names for names in pinned.values())}
+
+
+def spread_line(spread: dict[str, Any]) -> str:
+    """"sessions per replica: app1 30 (+0%), …; changed replica 0" for a table's footer."""
+    parts = [f"{name} {n} ({spread['from_even_pct'][name]:+.0f}%)" for name, n in spread["sessions"].items()]
+    return (f"sessions per replica: {', '.join(parts) or 'none'}; changed replica {spread['moved']}"
+            + (f"; never connected {spread['unpinned']}" if spread["unpinned"] else ""))
 
 
 def _s(x: float) -> str:
@@ -82,6 +103,8 @@ def phase_table(summary: dict[str, Any]) -> str:
               f"disconnects {summary['disconnects']}, timeouts {summary['timeouts']}, "
               f"page not found {summary['page_not_found']}; "
               f"RSS before {_mb(summary['rss'].get('before'))}, peak {_mb(summary['rss'].get('peak'))}"]
+    if summary.get("replicas"):
+        lines.append(spread_line(summary["replicas"]))
     for e in summary["exception_samples"]:
         lines.append(f"  exception: {e}")
     return "\n".join(lines)
@@ -105,7 +128,8 @@ def memory_lines(memory: dict[str, Any]) -> str:
     keys = (("fresh", "at start"), ("warm_idle", "idle after every page was opened once"),
             ("peak", "peak over all phases"), ("closed", "when the last sessions closed"),
             ("after", "after the sessions closed"))
-    out = [f"- RSS {label}: {_mb(memory.get(key))}" for key, label in keys if key in memory]
+    what = f"RSS of {len(memory['pids'])} processes summed" if len(memory.get("pids") or ()) > 1 else "RSS"
+    out = [f"- {what} {label}: {_mb(memory.get(key))}" for key, label in keys if key in memory]
     if memory.get("warm_idle") and memory.get("after"):
         out.append(f"- after / warm idle: {memory['after'] / memory['warm_idle']:.2f}")
     return "\n".join(out)
