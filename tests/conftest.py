@@ -38,6 +38,11 @@ if str(ROOT) not in sys.path:
 _CURRENT: list[pytest.Item] = []
 
 
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """A fresh axe report per run (tests/axe_check.py appends to it, view by view)."""
+    (ARTIFACTS / "axe-report.jsonl").unlink(missing_ok=True)
+
+
 @pytest.hookimpl(tryfirst=True)
 def pytest_runtest_setup(item: pytest.Item) -> None:
     _CURRENT[:] = [item]

@@ -12,6 +12,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
+from axe_check import axe_problems
 from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, require_browser
 
 from pages.ui.i18n import text_for
@@ -130,8 +131,10 @@ def test_page_fits_the_screen_without_errors(browser, server, name, lang, device
     page.screenshot(path=str(SHOTS / f"{name}-{lang}-{device}.png"))
     too_wide = overflow(page)
     screenshot_full(page, SHOTS / f"{name}-{lang}-{device}-full.png")
+    inaccessible = axe_problems(page, f"{link} {device}")  # WCAG 2.2 A/AA (tests/axe_check.py)
     context.close()
     assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
+    assert not inaccessible, inaccessible
 
 
 NARROWEST = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True,

@@ -1,45 +1,39 @@
 """Accessibility in a real browser (docs/accessibility.md): axe-core's WCAG 2.0–2.2 A and AA rules on
-every page and lesson step, in English and Chinese, at 1280×720 and 390×844; the lesson walked by
+the views the page tests do not open (the projector mode, a phone's open sidebar; every page and
+lesson step is scanned where those tests open it, tests/axe_check.py); the lesson walked by
 keyboard alone; nothing animating under reduced motion; screenshots through colour-vision filters.
 
 axe-core runs inside the page (the `axe-playwright-python` package ships it); a view is scanned once
 its script has finished and its charts have drawn. Every serious or critical finding fails, unless
-it stands in KNOWN with the upstream reason (none today): the test asserts that list exactly, so a
-finding that disappears must leave it too. The per-view counts land in
-tests/artifacts/axe-report.json.
+it stands in tests/axe_check.py's KNOWN with its upstream reason (none today), and every excuse
+must be documented. The per-view counts land in tests/artifacts/axe-report.jsonl.
 """
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from axe_check import BLOCKING, KNOWN, axe_findings, axe_problems
 from conftest import ARTIFACTS, require_browser
 
-from core import lesson
 from pages.ui.i18n import text_for
 from tools.app_driver import (
-    PAGES,
     VIEWPORTS,
     launch_chromium,
     open_sidebar,
     screenshot_full,
     serve,
-    url_path,
     wait_idle,
 )
 
 pytestmark = pytest.mark.browser
 
-WCAG_TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "wcag22a", "wcag22aa"]
-BLOCKING = ("serious", "critical")
-# (rule id, view) pairs that cannot be avoided, each with its upstream reason: none.
-KNOWN: dict[tuple[str, str], str] = {}
 NO_CHART_AT_OPEN = ("cost", "training", "real-model", "fact-check")  # they draw on being asked
-VIEWS = [url_path(p) for p in PAGES] + [f"lesson?step={k}" for k in range(1, len(lesson.STEPS) + 1)] + [
-    "lesson?step=3&lesson_projector=1", "lesson?step=5&lock=1&lesson_projector=1"]
-REPORT: dict[str, dict[str, int]] = {}
+# Every page and lesson step is scanned by the tests that open them (tests/test_browser.py,
+# tests/test_browser_lesson.py: tests/axe_check.py); here, the views only this module opens.
+EXTRA_VIEWS = [("lesson?step=3&lesson_projector=1", "desktop"),
+               ("lesson?step=5&lock=1&lesson_projector=1", "phone"), ("#sidebar", "phone")]
 
 
 @pytest.fixture(scope="module")
@@ -57,16 +51,6 @@ def browser(server):
         b = launch_chromium(p)
         yield b
         b.close()
-    report = json.dumps(REPORT, indent=1, sort_keys=True, ensure_ascii=False)
-    (ARTIFACTS / "axe-report.json").write_text(report)
-
-
-def axe_findings(page) -> list[dict]:
-    """axe-core's violations of the WCAG A/AA rules on the page as it stands."""
-    from axe_playwright_python.sync_playwright import Axe
-
-    options = {"runOnly": {"type": "tag", "values": WCAG_TAGS}, "resultTypes": ["violations"]}
-    return Axe().run(page, options=options).response["violations"]
 
 
 def open_view(page, server: str, view: str, lang: str) -> None:
@@ -75,35 +59,21 @@ def open_view(page, server: str, view: str, lang: str) -> None:
     wait_idle(page, charts=view.split("?", maxsplit=1)[0] not in NO_CHART_AT_OPEN)
 
 
-def blocking(findings: list[dict], view: str) -> list[str]:
-    page_name = view.split("?", maxsplit=1)[0]
-    return [f"{f['id']} ({f['impact']}, {len(f['nodes'])}×: {f['nodes'][0]['target']} — "
-            f"{f['nodes'][0].get('failureSummary', '')[-160:]})"
-            for f in findings if f["impact"] in BLOCKING and (f["id"], page_name) not in KNOWN]
-
-
-@pytest.mark.parametrize(("lang", "viewport"), [("en", "desktop"), ("en", "phone"), ("zh", "desktop"),
-                                                ("zh", "phone")])
-def test_every_view_is_axe_clean(browser, server, lang, viewport):
-    context = browser.new_context(**VIEWPORTS[viewport])
-    page = context.new_page()
-    failures: dict[str, list[str]] = {}
-    views = VIEWS + (["overview#sidebar"] if viewport == "phone" else [])
-    for view in views:
-        if view.endswith("#sidebar"):  # a phone's sidebar starts closed: scan it open too
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_projector_mode_and_the_open_sidebar_are_axe_clean(browser, server, lang):
+    problems: list[str] = []
+    for view, viewport in EXTRA_VIEWS:
+        context = browser.new_context(**VIEWPORTS[viewport])
+        page = context.new_page()
+        if view == "#sidebar":  # a phone's sidebar starts closed: the page tests scan it closed
             open_view(page, server, "", lang)
             open_sidebar(page)
             page.wait_for_timeout(600)
         else:
             open_view(page, server, view, lang)
-        found = axe_findings(page)
-        REPORT[f"{view} {lang} {viewport}"] = {f"{f['id']} ({f['impact']})": len(f["nodes"]) for f in found}
-        bad = blocking(found, view)
-        if bad:
-            failures[view] = bad
-    context.close()
-    assert not failures, "serious or critical axe findings:\n" + json.dumps(failures, indent=1,
-                                                                            ensure_ascii=False)
+        problems += axe_problems(page, f"{view}&lang={lang} {viewport}")
+        context.close()
+    assert not problems, "\n".join(problems)
 
 
 def test_the_axe_check_catches_a_violation(browser, server):
@@ -266,7 +236,10 @@ CVD = {
     "achromatopsia": " ".join(["0.2126 0.7152 0.0722 0 0"] * 3) + "  0 0 0 1 0",
 }
 FILTER_JS = """(matrix) => {
+    document.getElementById('cvd-filters')?.remove();
+    document.documentElement.style.filter = 'none';
     const ns = 'http://www.w3.org/2000/svg', svg = document.createElementNS(ns, 'svg');
+    svg.id = 'cvd-filters';
     svg.setAttribute('style', 'position:absolute;width:0;height:0');
     svg.innerHTML = `<filter id="cvd"><feColorMatrix type="matrix" values="${matrix}"/></filter>`;
     document.body.appendChild(svg);
@@ -282,8 +255,7 @@ def test_screenshots_through_colour_vision_filters(browser, server, view):
     screens = ARTIFACTS / "screens"
     screens.mkdir(parents=True, exist_ok=True)
     screenshot_full(page, screens / f"cvd-{name}-normal.png")  # the whole page: every chart
-    for kind, matrix in CVD.items():
-        open_view(page, server, view, "en")
+    for kind, matrix in CVD.items():  # one page, its filter replaced: no reload per filter
         assert "url" in page.evaluate(FILTER_JS, matrix)
         page.wait_for_timeout(300)
         screenshot_full(page, screens / f"cvd-{name}-{kind}.png")

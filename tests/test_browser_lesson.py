@@ -17,6 +17,7 @@ import time
 from urllib.parse import parse_qsl, urlsplit
 
 import pytest
+from axe_check import axe_problems
 from conftest import ARTIFACTS, require_browser
 
 from core import lesson
@@ -161,10 +162,12 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
     assert box["sh"] <= box["ch"] and box["sw"] <= box["cw"], f"step {step} does not fit 1280×720: {box}"
     assert_nav_below_header(page, f"step {step} at 1280×720")
     screenshot(page, f"lesson-{step}-{lang}-1280x720")
+    inaccessible = axe_problems(page, f"lesson?step={step}&lang={lang} desktop")  # tests/axe_check.py
     predict_and_reveal(page)
     box = main_box(page)
     assert box["sh"] <= box["ch"], f"step {step} with its answer does not fit 1280×720: {box}"
     screenshot(page, f"lesson-{step}-{lang}-1280x720-revealed")
+    inaccessible += axe_problems(page, f"lesson?step={step}&lang={lang} desktop revealed")
     timing["projector_rerun_s"] = round(after(page, lambda: move_control(page, step)), 2)
     assert_healthy(page)
     context.close()
@@ -174,12 +177,14 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
     assert_healthy(page)
     assert_fits_width(page, f"step {step} at 390 px")
     assert_nav_below_header(page, f"step {step} at 390 px")
+    inaccessible += axe_problems(page, f"lesson?step={step}&lang={lang} phone")
     predict_and_reveal(page)
     assert_fits_width(page, f"step {step} with its answer at 390 px")
     screenshot(page, f"lesson-{step}-{lang}-390x844", tall=True)
     timing["phone_rerun_s"] = round(after(page, lambda: move_control(page, step)), 2)
     assert_fits_width(page, f"step {step} at 390 px after its control moved")
     context.close()
+    assert not inaccessible, inaccessible
 
 
 def test_the_width_check_catches_an_element_wider_than_a_phone(browser, server):

@@ -262,7 +262,7 @@ def test_a_static_table_is_html_with_every_cell_escaped_and_reads_back_as_shown(
 
     frame = pd.DataFrame({"series": ["<b>dot</b> & co", "additive"], "c": ["1/√d_k", "0.125"], "n": [5, 12]})
     html = table_html(frame)
-    assert html.startswith(f'<div class="{TABLE_CLASS}"><table>') and "<b>" not in html
+    assert html.startswith(f'<div class="{TABLE_CLASS}" tabindex="0" role="region"') and "<b>" not in html
     assert "&lt;b&gt;dot&lt;/b&gt; &amp; co" in html and html.count("<tr>") == 3 and "<th" in html
 
     class Shown:  # the part of an AppTest run that conftest.tables reads

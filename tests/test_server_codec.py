@@ -61,7 +61,8 @@ def test_every_story_and_lesson_result_comes_back_exactly(label, fn, kwargs):
     round_trip(fn(**kwargs))
 
 
-# The fast loop checks one quick claim per note and one from the literature; the slow tier every one.
+# One quick claim per note and one from the literature (measuring all 65 again cost CI 40-95 s; the
+# property tests below cover every kind of value the format holds).
 FACTCHECK_SAMPLE = {"n0_var", "n1_var", "n2_softmax_props", "n3_entropy_trend", "n4_grow", "n3_britz"}
 
 
@@ -70,12 +71,6 @@ FACTCHECK_SAMPLE = {"n0_var", "n1_var", "n2_softmax_props", "n3_entropy_trend", 
                          ids=lambda x: x if isinstance(x, str) else "")
 def test_fact_check_results_come_back_exactly(label, fn, kwargs):
     round_trip(fn(**kwargs))
-
-
-@pytest.mark.slow
-def test_every_fact_check_result_comes_back_exactly():
-    for _label, fn, kwargs in page_calls.factcheck_calls():
-        round_trip(fn(**kwargs))
 
 
 @pytest.mark.parametrize("label, fn, kwargs", page_calls.torch_calls() + page_calls.cost_calls(),

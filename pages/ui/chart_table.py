@@ -23,7 +23,7 @@ import pandas as pd
 
 from pages.ui.describe import Panel, series_groups
 from pages.ui.i18n import t
-from pages.ui.layout import TABLE_CLASS, is_number, table_cell
+from pages.ui.layout import is_number, table_box, table_cell
 
 MAX_ROWS = 60
 MAX_COLUMNS = 32
@@ -50,7 +50,7 @@ def _html(header: list[str], rows: list[list[Any]], caption: str) -> str:
         (f'<th scope="row"{" class=num" if n else ""}>{escape(v)}</th>' if j == 0
          else f'<td{" class=num" if n else ""}>{escape(v)}</td>')
         for j, (v, n) in enumerate(zip(row, num, strict=True))) + "</tr>" for row in cells)
-    return (f'<div class="{TABLE_CLASS}"><table><caption>{escape(caption)}</caption>'
+    return (table_box(caption) + f"<table><caption>{escape(caption)}</caption>"
             f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
 
 

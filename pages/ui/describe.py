@@ -193,14 +193,34 @@ def series_groups(panel: Panel) -> list[tuple[str, pd.DataFrame]]:
     return [(label, rows) for _, label, rows in sorted(groups, key=lambda g: g[0])]
 
 
-def _clean(rows: pd.DataFrame, x: str, y: str, log: bool) -> tuple[np.ndarray, np.ndarray]:
-    """The series' x and y, sorted by x, without NaNs (nor, on a log axis, values it cannot show)."""
-    part = rows[[x, y]].dropna()
-    ys = pd.to_numeric(part[y], errors="coerce")
-    keep = np.isfinite(ys) & ((ys > 0) if log else True)
-    part = part[keep.to_numpy()]
-    part = part.sort_values(x, kind="stable") if pd.api.types.is_numeric_dtype(part[x]) else part
-    return part[x].to_numpy(), part[y].to_numpy(dtype=float)
+def _cleaned(xs: np.ndarray, ys: np.ndarray, log: bool) -> tuple[np.ndarray, np.ndarray]:
+    """One series' x and y without NaNs (nor, on a log axis, values it cannot show), sorted by x."""
+    keep = ~pd.isna(xs) & np.isfinite(ys) & ((ys > 0) if log else True)
+    xs, ys = xs[keep], ys[keep]
+    if np.issubdtype(xs.dtype, np.number):
+        order = np.argsort(xs, kind="stable")
+        xs, ys = xs[order], ys[order]
+    return xs, ys
+
+
+def series_arrays(panel: Panel, x: str, y: str, log: bool) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """(label, x, y) per series, in the legend's order, sorted by x, without NaNs (nor, on a log axis,
+    values it cannot show): from one grouping of row positions instead of a DataFrame per
+    series (a chart is described each time it is built: for a page of new charts this was half of
+    building them)."""
+    df = panel.data
+    xs_all = df[x].to_numpy()
+    ys_all = pd.to_numeric(df[y], errors="coerce").to_numpy(dtype=float)
+    if not panel.series:
+        return [("", *_cleaned(xs_all, ys_all, log))]
+    rank = {v: i for i, v in enumerate(panel.order)}
+    groups = []
+    for value, positions in df.groupby([s.name for s in panel.series], sort=False).indices.items():
+        key = value if isinstance(value, tuple) else (value,)
+        groups.append((rank.get(str(key[0]), len(rank)), int(positions[0]), ", ".join(str(k) for k in key),
+                       positions))
+    groups.sort(key=lambda g: g[:2])  # the legend's order; equal ranks in order of appearance
+    return [(label, *_cleaned(xs_all[pos], ys_all[pos], log)) for _, _, label, pos in groups]
 
 
 def verdict(xs: np.ndarray, ys: np.ndarray, log: bool, all_spread: float, x_title: str, lang: str) -> str:
@@ -241,20 +261,23 @@ def describe_panel(panel: Panel, lang: str) -> str:
 
     if panel.kind == "heatmap":
         value = panel.value
-        cells = df[[x.name, y.name, value.name]].dropna()
-        top = cells.loc[cells[value.name].idxmax()]
-        values = cells[value.name]
-        return say("heatmap", value=value.title, x=x.title, y=y.title, nx=cells[x.name].nunique(),
-                   ny=cells[y.name].nunique(), lo=_num(values.min()), hi=_num(values.max()),
-                   xa=_num(top[x.name], X_DIGITS), ya=_num(top[y.name], X_DIGITS))
+        xs, ys = df[x.name].to_numpy(), df[y.name].to_numpy()
+        values = pd.to_numeric(df[value.name], errors="coerce").to_numpy(dtype=float)
+        keep = ~pd.isna(xs) & ~pd.isna(ys) & ~np.isnan(values)
+        xs, ys, values = xs[keep], ys[keep], values[keep]
+        if not len(values):
+            return say("rows", rows=len(df))
+        top = int(np.argmax(values))
+        return say("heatmap", value=value.title, x=x.title, y=y.title, nx=len(pd.unique(xs)),
+                   ny=len(pd.unique(ys)), lo=_num(values.min()), hi=_num(values.max()),
+                   xa=_num(xs[top], X_DIGITS), ya=_num(ys[top], X_DIGITS))
     if panel.kind == "scatter":
         xs, ys = df[x.name].astype(float), df[y.name].astype(float)
         return say("scatter", count=len(df), x=x.title, y=y.title, x0=_num(xs.min()), x1=_num(xs.max()),
                    y0=_num(ys.min()), y1=_num(ys.max()))
-    groups = series_groups(panel)
     if panel.kind == "bars":
         parts = []
-        for label, rows in groups:
+        for label, rows in series_groups(panel):
             part = rows[[x.name, y.name]].dropna()
             top = part.loc[part[y.name].idxmax()]
             lengths = part[y.name]
@@ -265,8 +288,8 @@ def describe_panel(panel: Panel, lang: str) -> str:
             return say("bars_nominal", y=y.title, x=x.title, count=len(cats), parts=sep.join(parts))
         return say("bars", y=y.title, x=x.title, count=len(cats), x0=_num(cats.min(), X_DIGITS),
                    x1=_num(cats.max(), X_DIGITS), parts=sep.join(parts))
-    cleaned = [(label, *_clean(rows, x.name, y.name, panel.log_y)) for label, rows in groups]
-    cleaned = [(label, xs, ys) for label, xs, ys in cleaned if len(ys)]
+    cleaned = [(label, xs, ys) for label, xs, ys in series_arrays(panel, x.name, y.name, panel.log_y)
+               if len(ys)]
     if not cleaned:
         return say("rows", rows=len(df))
     every = np.concatenate([np.log10(ys) if panel.log_y else ys for _, _, ys in cleaned])

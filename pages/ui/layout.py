@@ -21,6 +21,7 @@ from typing import Any
 import streamlit as st
 
 from pages.ui.format import fmt_num
+from pages.ui.i18n import t
 
 SEPARATOR = r"\qquad"
 # An invisible strut (1.6 em above the baseline, 1 em below) opening each part of a formula: inline
@@ -42,6 +43,16 @@ METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElemen
 # 6.5 em wide) may break inside a long name ("nn.Multihead-Attention"), so a table of up to seven
 # columns fits the screen.
 TABLE_CLASS = "ase-table"
+
+
+def table_box(label: str) -> str:
+    """The opening tag of a table's box: it scrolls sideways on a narrow screen, so it takes the
+    keyboard's focus (arrow keys scroll it; WCAG 2.1.1, axe's scrollable-region-focusable) and is a
+    region named `label` for screen readers."""
+    return f'<div class="{TABLE_CLASS}" tabindex="0" role="region" aria-label="{escape(label, quote=True)}">'
+
+
+
 TABLE_CSS = (
     f"<style>.{TABLE_CLASS} {{ overflow-x: auto; margin-bottom: 1rem; border-radius: 0.5rem; "
     "border: 1px solid color-mix(in srgb, currentColor 12%, transparent); font-size: 0.875rem; } "
@@ -129,7 +140,7 @@ def table_html(frame: Any) -> str:
                    for a, c in zip(attr, frame.columns, strict=True))
     rows = "".join("<tr>" + "".join(f"<td{a}>{escape(v)}</td>" for a, v in zip(attr, row, strict=True))
                    + "</tr>" for row in cells)
-    return (f'<div class="{TABLE_CLASS}"><table><thead><tr>{head}</tr></thead>'
+    return (table_box(t("common.table.region")) + f"<table><thead><tr>{head}</tr></thead>"
             f"<tbody>{rows}</tbody></table></div>")
 
 

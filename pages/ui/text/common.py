@@ -91,6 +91,7 @@ TEXT: dict[str, dict[str, str]] = {
     "common.legend.dtype": {"en": "dtype", "zh": "数据类型"},
     "common.current_dk": {"en": "current d_k", "zh": "当前 d_k"},
     "common.download.label": {"en": "Download", "zh": "下载"},
+    "common.table.region": {"en": "Table (scrolls sideways)", "zh": "表格（可左右滚动）"},
     "common.download.csv": {"en": "Data (CSV)", "zh": "数据（CSV）"},
     "common.download.png": {"en": "Chart (PNG)", "zh": "图表（PNG）"},
     "common.download.svg": {"en": "Chart (SVG)", "zh": "图表（SVG）"},
