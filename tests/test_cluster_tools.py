@@ -97,3 +97,21 @@ def test_stopping_ends_a_group_that_ignores_sigterm(tmp_path):
     time.sleep(0.3)
     assert stop_all([proc], grace=1.0) == [proc.pid]
     assert not group_members(proc.pid)
+
+
+def test_the_load_leaves_presentation_toggles_alone():
+    """The load moves settings, not how a view is shown (every chart's table, the projector mode)."""
+    import random
+
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    from tools.loadtest.protocol import Widget
+
+    def toggle(key: str) -> Widget:
+        return Widget(id=f"$$ID-0123abcd-{key}", kind="checkbox", proto=None, script_hash="h",
+                      state=WidgetState(id=f"$$ID-0123abcd-{key}", bool_value=False))
+
+    rng = random.Random(0)
+    assert toggle("tables").random_move(rng) is None
+    assert toggle("lesson_projector").random_move(rng) is None
+    assert toggle("sat_more").random_move(rng).bool_value is True

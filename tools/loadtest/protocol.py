@@ -46,6 +46,15 @@ CHART_TYPES = ("vega_lite_chart",)
 MULTI_SELECT = ButtonGroup.ClickMode.MULTI_SELECT  # st.pills(selection_mode="multi")
 MAIN_AREA = 0  # the first entry of a delta's path: 0 the main area, 1 the sidebar
 MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
+# Widgets that change how a view is presented, not what it computes: a student exploring moves the
+# settings; the load leaves these alone (every chart's data as a table, the lesson's projector mode),
+# so its figures stay comparable with runs from before they existed.
+PRESENTATION_KEYS = ("tables", "lesson_projector")
+
+
+def presentation(widget_id: str) -> bool:
+    """Whether the widget with this id (Streamlit's "$$ID-<hash>-<key>") is a PRESENTATION_KEYS one."""
+    return any(widget_id.endswith(f"-{key}") for key in PRESENTATION_KEYS)
 
 
 class DisconnectedError(Exception):
@@ -65,6 +74,8 @@ class Widget:
     def random_move(self, rng: random.Random) -> WidgetState | None:
         """A different valid value, as a person would pick it; None when there is no other."""
         p, out = self.proto, WidgetState(id=self.id)
+        if presentation(self.id):
+            return None
         if self.kind == "checkbox":
             out.bool_value = not self.state.bool_value
             return out
