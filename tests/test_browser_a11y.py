@@ -20,7 +20,6 @@ from conftest import ARTIFACTS, require_browser
 from pages.ui.i18n import text_for
 from tools.app_driver import (
     VIEWPORTS,
-    launch_chromium,
     open_sidebar,
     screenshot_full,
     serve,
@@ -41,16 +40,6 @@ def server():
     require_browser()
     with serve(ARTIFACTS / "streamlit-a11y.log") as url:
         yield url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
 
 
 def open_view(page, server: str, view: str, lang: str) -> None:
