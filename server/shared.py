@@ -30,24 +30,7 @@ from server.store import REDIS_URL_ENV, MemoryStore, RedisStore, Store
 from server.threads import configure_threads, torch_threads_at_load
 
 HEAVY_SLOTS = 1             # heavy jobs running at once on one server (with Redis: on all of them)
-LIGHT_SLOTS = 2             # other computations running at once: the server's cores …
-LIGHT_SLOTS_ENV = "ASE_LIGHT_SLOTS"  # … or the cores this replica may count on, where several share them
-
-
-def light_slots(raw: str | None, default: int = LIGHT_SLOTS) -> int:
-    """The light gate's slots: `ASE_LIGHT_SLOTS` (an integer in 1..64; anything else is logged and
-    the default kept), so that replicas sharing a machine's cores do not each count them all."""
-    if raw is None or not raw.strip():
-        return default
-    try:
-        value = int(raw)
-    except ValueError:
-        value = 0
-    if not 1 <= value <= 64:
-        logging.getLogger("server.shared").error("%s=%r is not an integer in 1..64: using %d",
-                                                 LIGHT_SLOTS_ENV, raw, default)
-        return default
-    return value
+LIGHT_SLOTS = 2             # other computations running at once: the server's cores
 
 
 def open_store(url: str | None) -> Store:
@@ -70,7 +53,7 @@ torch_threads_at_load()
 STORE = open_store(os.environ.get(REDIS_URL_ENV, "").strip() or None)
 RESULTS = ResultStore(shared=STORE if STORE.shared else None)
 HEAVY = STORE.gate("heavy", HEAVY_SLOTS)
-LIGHT = Gate(light_slots(os.environ.get(LIGHT_SLOTS_ENV)))
+LIGHT = Gate(LIGHT_SLOTS)
 RUNS = RunRegistry()
 give_back_memory = MemoryTrim()
 JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0), evictors=[RESULTS.drop_unused])

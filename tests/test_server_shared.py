@@ -271,13 +271,3 @@ def test_other_runs_are_counted_until_they_end_or_their_thread_does():
     th.join()
     assert runs.others() == 0  # never said it ended, but its thread is gone
     runs.end()
-
-
-@pytest.mark.parametrize(("raw", "slots"), [(None, 2), ("", 2), ("1", 1), (" 4 ", 4), ("0", 2), ("65", 2),
-                                            ("two", 2), ("1.5", 2)])
-def test_the_light_slots_come_from_the_environment_or_the_default(raw, slots, caplog):
-    from server.shared import light_slots
-
-    assert light_slots(raw) == slots
-    bad = raw is not None and raw.strip() and slots == 2 and raw.strip() != "2"
-    assert bool(caplog.records) == bool(bad)
