@@ -11,15 +11,18 @@ import pandas as pd
 import streamlit as st
 
 from core import lesson
-from pages.ui import classroom
+from pages.ui import classroom, live_class
 from pages.ui.charts import layered, show_chart
 from pages.ui.compute import cached
 from pages.ui.controls import page_select, page_slider, page_toggle
 from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, SCALE_COLOURS, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
+from pages.ui.lesson_words import choice_label, method_label
 from pages.ui.sidebar import POWERS_OF_TWO, settings
 from pages.ui.url_state import page_value, parse_flag, parse_int, url_params
+from server.room_state import Question
+from server.shared import ROOMS
 
 LAST = len(lesson.STEPS)
 N_OPTIONS: tuple[int, ...] = lesson.N_GRID
@@ -47,12 +50,6 @@ def parse_lock(raw: str | None) -> tuple[int, str | None]:
 
 def move(delta: int) -> None:
     st.session_state["step"] = min(LAST, max(1, int(st.session_state["step"]) + delta))
-
-
-def method_label(method: str, formula: bool = False) -> str:
-    """A remedy's short name (the control), or with its formula (the legend)."""
-    key = f"lesson.series.{method}" if formula else f"lesson.method.{method}"
-    return t(key, tau=f"{lesson.COSINE_TAU:g}", cap=f"{lesson.SOFTCAP:g}")
 
 
 def series_label(series: str, args: dict) -> str:
@@ -132,18 +129,6 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False) -> Figure:
     return figure(drawn, df.drop(columns=["reference"]))
 
 
-def number(v: float, kind: str) -> str:
-    """A bin edge or candidate as a student reads it: 25 %, 0.99, 4096 (not 4.1e+03)."""
-    if kind == "pct":
-        return f"{100 * v:g} %"
-    return f"{v:.0f}" if float(v).is_integer() else fmt_num(v, 3)
-
-
-def choice_label(choice: dict, kind: str) -> str:
-    numbers = {k: number(v, kind) for k, v in choice.items() if k != "key"}
-    return t(f"lesson.choice.{choice['key']}", **numbers)
-
-
 def open_share() -> None:
     # A flag rather than the button's return value: the dialog opens at the end of the run, once
     # every control has put its value into the link.
@@ -154,35 +139,83 @@ def reveal(sig: str) -> None:
     st.session_state.setdefault("lesson_revealed", set()).add(sig)
 
 
+def local_question(name: str, sig: str, q: dict, labels: list[str], kind: str, revealed: bool) -> str:
+    """The question answered on one's own screen: pills, then Reveal, then the measurement beside the
+    guess. Returns what the live region should say."""
+    guess_key = f"lesson_guess_{sig}"
+    # A guess outlives its pills (Streamlit forgets a widget's state on runs that do not draw it).
+    guesses = st.session_state.setdefault("lesson_guesses", {})
+    st.session_state.setdefault(guess_key, guesses.get(sig))
+    guess = st.pills(t("lesson.guess"), range(len(labels)), format_func=labels.__getitem__,
+                     key=guess_key, disabled=revealed, label_visibility="collapsed")
+    guesses[sig] = guess
+    shown = revealed and guess is not None
+    measured = fmt_pct(q["value"]) if kind == "pct" else fmt_num(q["value"])
+    right_answer = shown and guess in q["correct"]
+    verdict = (t("lesson.result.right") if right_answer
+               else t("lesson.result.wrong", answer=labels[q["correct"][0]]))
+    if not shown:
+        st.button(t("lesson.reveal"), key="lesson_reveal", type="primary", icon=":material/visibility:",
+                  on_click=reveal, args=(sig,), disabled=guess is None,
+                  help=t("lesson.reveal.help") if guess is None else None)
+        return t("lesson.announce.waiting", k=st.session_state["step"])
+    line = f"{t('lesson.result.guess')}: **{labels[guess]}** · {t('lesson.result.measured')}: **{measured}**"
+    if right_answer:
+        st.success(f"{line}  \n{verdict}", icon=":material/check_circle:")
+    else:
+        st.info(f"{line}  \n{verdict}", icon=":material/lightbulb:")
+    return t("lesson.announce.result", guess=labels[guess], measured=measured, verdict=verdict)
+
+
 # ---------------------------------------------------------------- the page
 
 s = settings()
-locked = bool(page_value("lock", parse_lock, 0))
+cls = live_class.resolve()  # a live class: this session's room and role (pages/ui/live_class.py)
+locked = bool(page_value("lock", parse_lock, 0)) or cls.role == "student"
+if cls.following:
+    st.session_state["step"] = cls.room.step  # the teacher's step
 step = page_value("step", lambda raw: parse_int(raw, 1, LAST, 1), 1)
 spec = lesson.STEPS[step - 1]
 
+if cls.role == "gone":
+    live_class.gone(cls)
 nav = st.container(horizontal=True, vertical_alignment="center", key="lesson_nav")
-nav.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson_prev", on_click=move, args=(-1,),
-           disabled=step == 1, help=t("lesson.keys_hint"))
-nav.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson_next", on_click=move, args=(1,),
-           disabled=step == LAST, help=t("lesson.keys_hint"))
+if not cls.following:
+    nav.button(t("lesson.prev"), icon=":material/arrow_back:", key="lesson_prev", on_click=move, args=(-1,),
+               disabled=step == 1, help=t("lesson.keys_hint"))
+    nav.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson_next", on_click=move, args=(1,),
+               disabled=step == LAST, help=t("lesson.keys_hint"))
 nav.markdown(f"**{t('lesson.step_of', k=step, total=LAST, name=t(f'lesson.{spec.name}.name'))}**")
-nav.button(t("lesson.share"), icon=":material/qr_code_2:", key="lesson_share", on_click=open_share)
+if cls.role != "student":
+    nav.button(t("lesson.share"), icon=":material/qr_code_2:", key="lesson_share", on_click=open_share)
 # Drawn for the teacher; a locked link keeps it without the toggle (students' screens show the step only).
 projector = page_toggle("lesson_projector", "lesson.projector", container=nav, shown=not locked,
                         help_key="lesson.projector.help")
-if locked:
+if locked and cls.role != "student":
     nav.markdown(f":material/lock: {t('lesson.locked')}", help=t("lesson.lock.what"))
+if cls.role is None and not locked:
+    live_class.entry(nav)
 classroom.page_style(locked, projector)
+live_class.ended_notice()
+if cls.teacher:
+    live_class.teacher_bar(cls, st.context.url)
+elif cls.role == "student":
+    live_class.student_bar(cls)
 
 with st.container(key="lesson_claim"):
     st.title(t(f"lesson.{spec.name}.claim"), anchor=False)
 
 left, right = st.columns(2, gap="large")
 
-# The step's one control (on the page, so the locked view keeps it).
+# The step's one control (on the page, so the locked view keeps it); in a class, the room's
+# settings when the step's question is the room's (pages/ui/live_class.py).
 values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s.backend, "dtype": s.dtype}
-if spec.control == "dk":
+fixed = cls.fixed_inputs(step)
+if fixed is not None:
+    if cls.teacher:
+        shown = ", ".join(f"{k} = {v}" for k, v in fixed.items() if k == spec.control or k in ("dk", "n"))
+        right.caption(t("class.fixed", values=shown))
+elif spec.control == "dk":
     mirror_control("dk", POWERS_OF_TWO, "lesson.control.dk", right)
 elif spec.control == "n":
     mirror_control("n", N_OPTIONS, "lesson.control.n", right)
@@ -197,7 +230,7 @@ elif spec.control == "method":
     values["method"] = page_select("lesson_method", "lesson.control.method", lesson.NORM_REMEDIES,
                                    lesson.NORM_REMEDIES[0], container=right, format_func=method_label)
 
-inputs = lesson.step_inputs(spec, values)
+inputs = fixed if fixed is not None else lesson.step_inputs(spec, values)
 data = cached(spec.compute, container=right, **inputs)
 if data is not None:
     q = data["question"]
@@ -205,53 +238,57 @@ if data is not None:
     sig = hashlib.sha1(repr((spec.name, sorted(inputs.items()))).encode()).hexdigest()[:12]
     revealed = sig in st.session_state.get("lesson_revealed", set())
     labels = [choice_label(c, kind) for c in q["choices"]]
-    fmt = {"dk": s.dk, "n": s.n, "scale": scale_label(inputs.get("scale", "sqrt")),
+    fmt = {"dk": inputs.get("dk", s.dk), "n": inputs.get("n", s.n),
+           "scale": scale_label(inputs.get("scale", "sqrt")),
            "rho": f"{inputs.get('rho', 0):g}", "method": method_label(inputs.get("method", "qk-norm")),
            "alpha": f"{lesson.ALPHA_ASKED:g}"}
-    guess_key = f"lesson_guess_{sig}"
-    # A guess outlives its pills (Streamlit forgets a widget's state on runs that do not draw it).
-    guesses = st.session_state.setdefault("lesson_guesses", {})
-    st.session_state.setdefault(guess_key, guesses.get(sig))
+    asked = cls.question(step) if cls.role is not None else None
+    if cls.teacher:  # the room follows the teacher's step and question
+        mine = Question(dict(inputs), tuple(q["choices"]), tuple(q["correct"]), float(q["value"]), kind)
+        room, status = ROOMS.show(cls.code, cls.secret, step, mine)
+        asked = room.questions.get(step) if room is not None else None
+    in_class = asked is not None and (cls.teacher or cls.following)
+    if in_class:
+        revealed = asked.revealed
     with left.container(key="lesson_question"):
         st.markdown(f"**{t(f'lesson.{spec.name}.question', **fmt)}**")
-        guess = st.pills(t("lesson.guess"), range(len(labels)), format_func=labels.__getitem__,
-                         key=guess_key, disabled=revealed, label_visibility="collapsed")
-        guesses[sig] = guess
-        shown = revealed and guess is not None
-        measured = fmt_pct(q["value"]) if kind == "pct" else fmt_num(q["value"])
-        right_answer = shown and guess in q["correct"]
-        verdict = (t("lesson.result.right") if right_answer
-                   else t("lesson.result.wrong", answer=labels[q["correct"][0]]))
+        if in_class and cls.teacher:
+            live_class.teacher_question(cls, step, asked, projector)
+            said = t("lesson.announce.waiting", k=step)
+        elif in_class:
+            live_class.student_answer(cls, step, asked)
+            said = t("class.announce.step", k=step, claim=t(f"lesson.{spec.name}.claim"))
+        else:
+            said = local_question(spec.name, sig, q, labels, kind, revealed)
         # A live region, at the same place on every run, so a screen reader announces the result
         # when Reveal replaces the question's state (and the next step's state on Next).
-        said = (t("lesson.announce.result", guess=labels[guess], measured=measured, verdict=verdict) if shown
-                else t("lesson.announce.waiting", k=step))
         classroom.announce("lesson_announce", said)
-        if not shown:
-            st.button(t("lesson.reveal"), key="lesson_reveal", type="primary", icon=":material/visibility:",
-                      on_click=reveal, args=(sig,), disabled=guess is None,
-                      help=t("lesson.reveal.help") if guess is None else None)
-        else:
-            line = (f"{t('lesson.result.guess')}: **{labels[guess]}** · "
-                    f"{t('lesson.result.measured')}: **{measured}**")
-            if right_answer:
-                st.success(f"{line}  \n{verdict}", icon=":material/check_circle:")
-            else:
-                st.info(f"{line}  \n{verdict}", icon=":material/lightbulb:")
+        if revealed:
             st.caption(t(f"lesson.{spec.name}.takeaway"))
     show_chart(step_chart(data["chart"], revealed, projector), name=f"lesson-{spec.name}", container=right,
                downloads=False)
     waiting = "" if revealed else f"{t('lesson.chart.waiting')} "
-    right.caption(waiting + t("lesson.trials", seed=s.seed, count=data["draws"]))
+    right.caption(waiting + t("lesson.trials", seed=inputs.get("seed", s.seed), count=data["draws"]))
+elif cls.following:
+    left.caption(t("class.student.wait"))
+
+if cls.teacher:
+    live_class.end_dialog(cls)
+    live_class.link_dialog(cls, st.context.url)
 
 if st.session_state.pop("lesson_share_open", False):
     params = url_params()  # every control of this view has been drawn: the link is complete
 
     @st.dialog(t("lesson.share.title"), width="large")
     def share() -> None:
-        for_students = st.toggle(t("lesson.share.lock"), value=locked, key="lesson_share_lock",
-                                 help=t("lesson.lock.what"))
-        wanted = {k: v for k, v in params.items() if k != "lock"} | ({"lock": "1"} if for_students else {})
+        if cls.teacher:  # the room's link: no language (each phone its own), no settings (the room's)
+            wanted = {"room": cls.code}
+            st.markdown(f"## `{cls.code}`")
+        else:
+            for_students = st.toggle(t("lesson.share.lock"), value=locked, key="lesson_share_lock",
+                                     help=t("lesson.lock.what"))
+            wanted = {k: v for k, v in params.items() if k != "lock"}
+            wanted |= {"lock": "1"} if for_students else {}
         link = classroom.view_link(st.context.url, wanted)
         if link is None:
             st.warning(t("lesson.share.no_url"), icon=":material/link_off:")
@@ -259,8 +296,9 @@ if st.session_state.pop("lesson_share_open", False):
         with st.container(key="lesson_qr", horizontal_alignment="center"):
             st.image(classroom.qr_svg(link))
         st.code(link, language=None, wrap_lines=True)
-        st.caption(t("lesson.share.caption"))
+        st.caption(t("class.share.caption") if cls.teacher else t("lesson.share.caption"))
 
     share()
 
-classroom.key_navigation("lesson_keys", lambda m: move(1 if m == "next" else -1))
+if not cls.following:
+    classroom.key_navigation("lesson_keys", lambda m: move(1 if m == "next" else -1))

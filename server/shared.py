@@ -9,6 +9,7 @@
   order they asked — with Redis, one at a time across every replica (server.admission); `LIGHT`:
   every other computation, at most two at a time on this process's cores (server.gates);
 - `RUNS`: the script runs in progress (server.runs);
+- `ROOMS`: the live classes (server.rooms), in `STORE`: with Redis, a class outlives its replica;
 - `give_back_memory()`: malloc_trim after a computation, at most every few seconds; `JANITOR`:
   the clean-up once the server is quiet, which the other caches join (`JANITOR.evictors`);
 - on first import, once per process and before the sessions' threads allocate much: glibc's
@@ -25,6 +26,7 @@ import os
 from server.gates import Gate
 from server.memory import IdleJanitor, MemoryTrim, configure_allocator
 from server.results import ResultStore
+from server.rooms import MAX_ROOMS, MAX_STUDENTS, Rooms
 from server.runs import RunRegistry
 from server.store import REDIS_URL_ENV, MemoryStore, RedisStore, Store
 from server.threads import configure_threads, torch_threads_at_load
@@ -47,6 +49,18 @@ def open_store(url: str | None) -> Store:
         return MemoryStore()
 
 
+def env_int(name: str, default: int) -> int:
+    """A positive whole number from the environment; the default (logged) when it is not one."""
+    raw = os.environ.get(name, "").strip()
+    if not raw:
+        return default
+    if raw.isdigit() and int(raw) > 0:
+        return int(raw)
+    logging.getLogger("server.shared").error("%s=%r is not a positive whole number: using %d",
+                                             name, raw, default)
+    return default
+
+
 configure_allocator()
 configure_threads()
 torch_threads_at_load()
@@ -55,5 +69,7 @@ RESULTS = ResultStore(shared=STORE if STORE.shared else None)
 HEAVY = STORE.gate("heavy", HEAVY_SLOTS)
 LIGHT = Gate(LIGHT_SLOTS)
 RUNS = RunRegistry()
+ROOMS = Rooms(STORE, max_rooms=env_int("ASE_MAX_ROOMS", MAX_ROOMS),
+              max_students=env_int("ASE_MAX_STUDENTS", MAX_STUDENTS))
 give_back_memory = MemoryTrim()
 JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0), evictors=[RESULTS.drop_unused])

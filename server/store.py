@@ -1,8 +1,10 @@
 """Bytes by key with a time to live, kept in this process or shared by several servers (replicas).
 
-- `Store`: the interface: get / set with a TTL / delete / exists, a claim on a key (set if absent,
-  extend, release: one replica computes while the others wait), and `gate(name, slots)` for the
-  admission of heavy jobs. Nothing here knows what the bytes mean (server.codec writes and reads
+- `Store`: the interface: get / set with a TTL / delete / exists / touch, a claim on a key (set if
+  absent, extend, release: one replica computes while the others wait), small maps of fields (a class
+  room's answers: put a field, with an optional cap on the number of fields, read all, drop one,
+  each put atomic on the server) and `gate(name, slots)` for the admission of heavy jobs. Nothing
+  here knows what the bytes mean (server.codec writes and reads
   them) and nothing imports Streamlit: the app passes the URL in (server.shared).
 - `MemoryStore`: this process only, the default: nothing to install, bounded by bytes, least recently
   used out (a `SharedCache`); its gate is the local `server.gates.Gate`.
@@ -37,6 +39,8 @@ MEMORY_BYTES = 16 * 2**20   # what a MemoryStore holds, all keys together
 MEMORY_ENTRIES = 4096
 TIMEOUT_S = 0.5             # Redis socket timeouts: a store that does not answer is treated as down
 RETRY_S = 5.0               # a down store is tried again at most this often
+FIELD_RE = re.compile(r"[a-z0-9._-]{1,64}")  # a map's field names: ids and numbers we made, never typed text
+MEMORY_MAPS = 1024          # maps a MemoryStore holds (the soonest to expire go first beyond that)
 LOG = logging.getLogger("server.store")
 T = TypeVar("T")
 
@@ -61,6 +65,10 @@ class Store(Protocol):
     def claim(self, key: str, token: str, ttl_s: float) -> bool | None: ...
     def extend(self, key: str, token: str, ttl_s: float) -> bool: ...
     def release(self, key: str, token: str) -> None: ...
+    def touch(self, key: str, ttl_s: float) -> bool: ...
+    def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None: ...
+    def map_get(self, key: str) -> dict[str, bytes] | None: ...
+    def map_drop(self, key: str, field: str) -> None: ...
     def gate(self, name: str, slots: int) -> Any: ...
     def counters(self) -> dict[str, int]: ...
 
@@ -76,6 +84,7 @@ class MemoryStore:
                                                                    lambda entry: len(entry[1]))
         self.clock = clock
         self._lock = threading.Lock()  # claims: test and set as one step
+        self._maps: dict[str, tuple[float, dict[str, bytes]]] = {}  # key → (expiry, fields)
 
     def get(self, key: str) -> bytes | None:
         entry = self.cache.peek(key)
@@ -92,6 +101,8 @@ class MemoryStore:
 
     def delete(self, key: str) -> None:
         self.cache.discard(key)
+        with self._lock:
+            self._maps.pop(key, None)
 
     def exists(self, key: str) -> bool:
         return self.get(key) is not None
@@ -113,13 +124,57 @@ class MemoryStore:
             if self.get(key) == token.encode():
                 self.delete(key)
 
+    def touch(self, key: str, ttl_s: float) -> bool:
+        """A new expiry for a plain key or a map; whether there was one."""
+        with self._lock:
+            entry = self._maps.get(key)
+            if entry is not None and entry[0] > self.clock():
+                self._maps[key] = (self.clock() + ttl_s, entry[1])
+                return True
+            data = self.get(key)
+            return data is not None and self.set(key, data, ttl_s)
+
+    def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None:
+        """Set `field` of the map `key` and its expiry; False when the map has `cap` (> 0) fields and
+        this one is new."""
+        _checked_field(field)
+        with self._lock:
+            fields = self._live_map(key)
+            if cap > 0 and field not in fields and len(fields) >= cap:
+                return False
+            fields = dict(fields, **{field: bytes(data)})
+            self._maps[key] = (self.clock() + ttl_s, fields)
+            if len(self._maps) > MEMORY_MAPS:
+                del self._maps[min(self._maps, key=lambda k: self._maps[k][0])]
+            return True
+
+    def map_get(self, key: str) -> dict[str, bytes] | None:
+        """Every field of the map `key` ({} when there is none)."""
+        with self._lock:
+            return dict(self._live_map(key))
+
+    def map_drop(self, key: str, field: str) -> None:
+        with self._lock:
+            entry = self._maps.get(key)
+            if entry is not None and field in entry[1]:
+                self._maps[key] = (entry[0], {f: v for f, v in entry[1].items() if f != field})
+
+    def _live_map(self, key: str) -> dict[str, bytes]:
+        entry = self._maps.get(key)
+        if entry is None:
+            return {}
+        if entry[0] <= self.clock():
+            del self._maps[key]
+            return {}
+        return entry[1]
+
     def gate(self, name: str, slots: int) -> Gate:
         """This process's own gate: exactly the single-server admission."""
         return Gate(slots)
 
     def counters(self) -> dict[str, int]:
         entries, size = self.cache.stats()
-        return {"entries": entries, "bytes": size}
+        return {"entries": entries, "bytes": size, "maps": len(self._maps)}
 
 
 _EXTEND = """
@@ -129,6 +184,16 @@ return 0
 _RELEASE = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
 return 0
+"""
+# ARGV: field, value, ttl ms, cap (0: none) → 1 set, 0 the map is full
+_MAP_PUT = """
+local cap = tonumber(ARGV[4])
+if cap > 0 and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= cap then
+  return 0
+end
+redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
+redis.call('PEXPIRE', KEYS[1], ARGV[3])
+return 1
 """
 
 
@@ -156,6 +221,7 @@ class RedisStore:
         self._count: dict[str, int] = {"outages": 0, "unreachable": 0, "refused": 0, "skipped": 0}
         self._extend = self.client.register_script(_EXTEND)
         self._release = self.client.register_script(_RELEASE)
+        self._map_put = self.client.register_script(_MAP_PUT)
 
     # ------------------------------------------------------------ health
 
@@ -250,6 +316,33 @@ class RedisStore:
     def release(self, key: str, token: str) -> None:
         self.call("RELEASE", lambda r: self._release(keys=[_checked(key)], args=[token]), 0)
 
+    def touch(self, key: str, ttl_s: float) -> bool:
+        ms = max(1, math.ceil(ttl_s * 1000))
+        return bool(self.call("PEXPIRE", lambda r: r.pexpire(_checked(key), ms), 0))
+
+    def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None:
+        """True: set; False: the map already has `cap` fields; None: Redis is down or refused."""
+        ms = max(1, math.ceil(ttl_s * 1000))
+        args = [_checked_field(field), data, ms, int(cap)]
+        done = self.call("MAP PUT", lambda r: self._map_put(keys=[_checked(key)], args=args), None)
+        return None if done is None else bool(done)
+
+    def map_get(self, key: str) -> dict[str, bytes] | None:
+        """Every field of the map (None while Redis is down: unknown, not empty); fields that are
+        not ours are left out."""
+        raw = self.call("HGETALL", lambda r: r.hgetall(_checked(key)), None)
+        if raw is None:
+            return None
+        out: dict[str, bytes] = {}
+        for f, v in raw.items():
+            name = f.decode("ascii", "replace") if isinstance(f, bytes) else str(f)
+            if FIELD_RE.fullmatch(name) and isinstance(v, bytes):
+                out[name] = v
+        return out
+
+    def map_drop(self, key: str, field: str) -> None:
+        self.call("HDEL", lambda r: r.hdel(_checked(key), _checked_field(field)), 0)
+
     def gate(self, name: str, slots: int) -> SharedGate:
         """Admission across every replica sharing this Redis, with a local gate while it is down."""
         return SharedGate(self, name, slots)
@@ -259,6 +352,12 @@ def _checked(key: str) -> str:
     if not KEY_RE.fullmatch(key):
         raise ValueError(f"not a store key: {key!r}")
     return key
+
+
+def _checked_field(field: str) -> str:
+    if not FIELD_RE.fullmatch(field):
+        raise ValueError(f"not a map field: {field!r}")
+    return field
 
 
 def _without_password(url: str) -> str:
