@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import legacy_pages, nav, sidebar, url_state
+from pages.ui import legacy_pages, live_class, nav, sidebar, url_state
 from pages.ui.i18n import has, t
 from server.page_base import PageBase
 from server.shared import JANITOR, RESULTS, RUNS
@@ -92,8 +92,11 @@ def route(page: Callable[[], None] | None = None) -> None:
         sections = build_pages()
         legacy_pages.declare_pages_first(sections)
         navigation = st.navigation(sections, position="hidden")  # drawn by the app: pages/ui/nav.py
-        nav.render_nav(sections)
-        sidebar.render_sidebar()
+        if page is None and navigation.url_path == "lesson" and live_class.phone():
+            sidebar.quiet_settings()  # a phone in a live class: the room's step, no sidebar
+        else:
+            nav.render_nav(sections)
+            sidebar.render_sidebar()
         url_state.open_notice_area()
         try:
             navigation.run() if page is None else page()

@@ -163,4 +163,7 @@ def _int(x: Any, lo: int, hi: int) -> bool:
 
 
 def _number(x: Any) -> bool:
-    return type(x) in (int, float) and math.isfinite(x)
+    try:
+        return type(x) in (int, float) and math.isfinite(x)
+    except OverflowError:  # an int too large for a float (JSON has no bound on ints)
+        return False

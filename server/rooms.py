@@ -107,7 +107,7 @@ class Rooms:
             except (ValueError, IndexError):
                 continue
             asked = room.questions.get(step)
-            if len(parts) != 3 or asked is None or vote not in (1, 2) or not 0 <= choice < len(asked.choices):
+            if len(parts) != 3 or not STUDENT_RE.fullmatch(parts[2]) or asked is None or vote not in (1, 2) or not 0 <= choice < len(asked.choices):
                 continue
             counts.setdefault((step, vote), [0] * len(asked.choices))[choice] += 1
             answered += int(q is not None and step == room.step and vote == q.vote)
@@ -177,6 +177,8 @@ class Rooms:
         room, status = self.get(code)
         if room is None:
             return None, status
+        if not self.is_teacher(room, secret):  # before the no-op answer too: "ok" is the teacher's alone
+            return None, "denied"
         asked = room.questions.get(step)
         same = asked is not None and (asked.inputs == question.inputs or self.answered(room, step))
         if room.step == step and same:

@@ -39,6 +39,7 @@ from server.room_state import (
 from server.shared import ROOMS
 
 POLL_S = 1.0          # phones and the projector look at the room this often
+SENT_MARK = ":material/check:"  # before "Answer sent" (tools/loadtest/classroom.py looks for it)
 KEEP_ALIVE_S = 30.0   # the teacher's open page keeps the room from expiring, touched this often
 
 
@@ -85,6 +86,15 @@ def _client() -> str:
         return st.context.ip_address or ""
     except Exception:
         return ""
+
+
+def phone() -> bool:
+    """Whether this run is a student's phone in a class (a room in the link or in this session, no
+    teacher's secret): the router then leaves the sidebar out, as the room sets step and settings."""
+    ss = st.session_state
+    if "class_code" in ss:
+        return bool(ss["class_code"]) and not ss.get("class_secret")
+    return bool(st.query_params.get("room")) and not st.query_params.get("teacher")
 
 
 def resolve() -> ClassView:
@@ -312,7 +322,7 @@ def student_answer(view: ClassView, step: int, q: Question) -> None:
         if problem:
             st.warning(status_text(problem), icon=":material/block:")
         elif pick is not None and not q.revealed:
-            st.caption(t("class.student.sent", label=labels[pick]))
+            st.caption(f"{SENT_MARK} {t('class.student.sent', label=labels[pick])}")
         if q.revealed:
             pick = pick if pick is not None else first  # no second answer: the first one stands
             line = f"{t('lesson.result.guess')}: **{labels[pick] if pick is not None else '—'}** · " \

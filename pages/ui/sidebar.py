@@ -80,9 +80,28 @@ def seed_language() -> str:
     return st.session_state["lang"]
 
 
-def render_sidebar() -> Settings:
-    """The shared controls, in the sidebar; their Settings, also kept as this run's (`Run.settings`).
-    Called once per run by the router, after url_state.begin_run()."""
+def quiet_settings() -> Settings:
+    """The shared settings without drawing the sidebar: for a phone in a live class, whose step and
+    settings are the room's (pages/ui/live_class.py). Values come from the link the first time, as
+    with render_sidebar, and are kept for when the phone leaves the class and the sidebar returns;
+    only the language goes to the URL."""
+    d = DEFAULTS
+    read_from_url()
+    for key in ("dk", "n", "scales", "power_a", "trials", "seed", "backend", "dtype", MORE_KEY):
+        if key in st.session_state:
+            keep(key)
+    want("lang", st.session_state["lang"], locale_lang())
+    backend = st.session_state["backend"] if st.session_state["backend"] == "numpy" else \
+        resolve_backend(st.session_state["backend"], st.session_state["dtype"])
+    s = Settings(dk=int(st.session_state["dk"]), n=int(st.session_state["n"]), scales=list(d["scales"]),
+                 trials=int(st.session_state["trials"]), seed=int(st.session_state["seed"]),
+                 backend=backend, dtype=st.session_state["dtype"], lang=st.session_state["lang"])
+    current_run().settings = s
+    return s
+
+
+def read_from_url() -> None:
+    """Every shared setting's value from the link, the first time this session meets it."""
     d = DEFAULTS
     seed_language()
     from_url("dk", lambda raw: parse_int(raw, *DK_RANGE, d["dk"]))
@@ -101,6 +120,12 @@ def render_sidebar() -> Settings:
     from_url("backend", lambda raw: parse_choice(raw, BACKENDS, d["backend"]))
     from_url("dtype", lambda raw: parse_choice(raw, DTYPES, d["dtype"]))
 
+
+def render_sidebar() -> Settings:
+    """The shared controls, in the sidebar; their Settings, also kept as this run's (`Run.settings`).
+    Called once per run by the router, after url_state.begin_run()."""
+    d = DEFAULTS
+    read_from_url()
     sb = st.sidebar
     lang = current_lang()  # format functions may run outside this script run: bind the language now
     # Two choices and six chips rather than a selectbox and a multiselect: one tap each on a phone,

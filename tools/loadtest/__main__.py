@@ -9,6 +9,7 @@ Starts nothing itself: start the server as the README says, then point this at i
     python -m tools.loadtest --url http://127.0.0.1:PORT --via ASE_SERVER --pid P1 P2 P3
                                                  # through a sticky balancer (python -m tools.cluster)
     python -m tools.loadtest --sessions 30 --unique   # nothing shared: every run a new view
+    python -m tools.loadtest --class-students 60 --sessions 30   # a live class beside 30 sessions
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from tools.loadtest import report
+from tools.loadtest.classroom import ClassPlan, class_seconds, run_class, summarise_class
+from tools.loadtest.classroom import class_table as classroom_table
 from tools.loadtest.driver import ASKED, HEAVY_PAGES, LIGHT_PAGES, Phase, PhaseRecord, page_path, run_phase
 from tools.loadtest.memory import RssSampler, pid_listening_on
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
@@ -89,14 +92,25 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
                     "every setting changed on every rerun, no page changes")
     ap.add_argument("--after", type=float, default=0.0, help="keep sampling memory this long after the "
                     "sessions closed")
+    ap.add_argument("--class-students", type=int, default=0, metavar="N", help="also run a live class on "
+                    "/lesson: one teacher and N phones (tools/loadtest/classroom.py); the light sessions "
+                    "run for as long as the class")
+    ap.add_argument("--class-steps", type=int, default=4, help="steps the class goes through")
+    ap.add_argument("--class-step-seconds", type=float, default=20.0, help="seconds each question stays open")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--matrix", action="store_true", help="run the whole load table (docs/performance.md)")
     ap.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
     args = ap.parse_args(argv)
     if not 0 <= args.sessions <= MAX_SESSIONS or not 0 <= args.heavy <= MAX_HEAVY:
         raise UsageError(f"--sessions must lie in [0, {MAX_SESSIONS}] and --heavy in [0, {MAX_HEAVY}]")
-    if args.sessions + args.heavy == 0:
-        raise UsageError("nothing to run: --sessions and --heavy are both 0")
+    if not 0 <= args.class_students <= MAX_SESSIONS or not 1 <= args.class_steps <= 8 \
+            or not 4 <= args.class_step_seconds <= 600:
+        raise UsageError(f"--class-students must lie in [0, {MAX_SESSIONS}], --class-steps in [1, 8] and "
+                         "--class-step-seconds in [4, 600]")
+    if args.sessions + args.heavy + args.class_students == 0:
+        raise UsageError("nothing to run: --sessions, --heavy and --class-students are all 0")
+    if args.class_students and args.matrix:
+        raise UsageError("--matrix runs its own phases: run a class on its own")
     if not 0 < args.seconds <= MAX_SECONDS or not 0 <= args.after <= MAX_AFTER:
         raise UsageError(f"--seconds must lie in (0, {MAX_SECONDS:g}] and --after in [0, {MAX_AFTER:g}]")
     a, b = args.think
@@ -160,6 +174,23 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
                         args.heavy_pages, args.link, args.same, args.nav, args.timeout, args.seed,
                         sticky=args.via, unique=args.unique)]
     records: list[PhaseRecord] = []
+    if args.class_students:
+        step_s = args.class_step_seconds  # a phone answers within 40 % of a question's time
+        plan = ClassPlan(args.class_students, args.class_steps, step_s, think=(1.0, max(2.0, 0.4 * step_s)),
+                         seed=args.seed, timeout=args.timeout)
+        phases[0].seconds = class_seconds(plan)
+        light = run_phase(phases[0], base_url, sampler) if phases[0].sessions + phases[0].heavy else None
+        if light is None:
+            sampler.start()
+        lesson, record = await asyncio.gather(run_class(plan, base_url), light or asyncio.sleep(0))
+        doc["class"] = summarise_class(lesson)
+        if not args.json:
+            print(classroom_table(doc["class"]), "\n", flush=True)
+        phases = phases[1:]
+        if record is not None:
+            records.append(record)
+            if not args.json:
+                print(report.phase_table(report.summarise(record)), "\n", flush=True)
     for ph in phases:
         records.append(await run_phase(ph, base_url, sampler))
         if not args.json:

@@ -30,140 +30,28 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from streamlit.proto.BackMsg_pb2 import BackMsg
-from streamlit.proto.ButtonGroup_pb2 import ButtonGroup
 from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.proto.WidgetStates_pb2 import WidgetState
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from tools.loadtest.cookies import CookieJar, HttpError, http_get
+from tools.loadtest.widgets import PRESENTATION_KEYS, Widget, initial_state, option_texts, presentation
+
+__all__ = ["PRESENTATION_KEYS", "BrowserTab", "DisconnectedError", "RunResult", "Widget", "initial_state",
+           "option_texts", "presentation"]
 
 STREAM_PATH = "/_stcore/stream"
 HEALTH_PATH = "/_stcore/health"
 FINISHED = ForwardMsg.ScriptFinishedStatus
-WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox", "button_group")
+DONE = (FINISHED.FINISHED_SUCCESSFULLY, FINISHED.FINISHED_FRAGMENT_RUN_SUCCESSFULLY)
+WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "checkbox", "button_group",
+                "button")
 CHART_TYPES = ("vega_lite_chart",)
-MULTI_SELECT = ButtonGroup.ClickMode.MULTI_SELECT  # st.pills(selection_mode="multi")
 MAIN_AREA = 0  # the first entry of a delta's path: 0 the main area, 1 the sidebar
 MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
-# Widgets that change how a view is presented, not what it computes: a student exploring moves the
-# settings; the load leaves these alone (every chart's data as a table, the lesson's projector mode),
-# so its figures stay comparable with runs from before they existed.
-PRESENTATION_KEYS = ("tables", "lesson_projector")
-
-
-def presentation(widget_id: str) -> bool:
-    """Whether the widget with this id (Streamlit's "$$ID-<hash>-<key>") is a PRESENTATION_KEYS one."""
-    return any(widget_id.endswith(f"-{key}") for key in PRESENTATION_KEYS)
-
-
 class DisconnectedError(Exception):
     """The websocket closed (or could not open) while a run was expected."""
-
-
-@dataclass
-class Widget:
-    """A widget the server drew: enough of its proto to send back a valid value."""
-
-    id: str
-    kind: str
-    proto: Any
-    script_hash: str          # the script that drew it (app.py's hash for the shared sidebar)
-    state: WidgetState        # the value this tab holds for it
-
-    def random_move(self, rng: random.Random) -> WidgetState | None:
-        """A different valid value, as a person would pick it; None when there is no other."""
-        p, out = self.proto, WidgetState(id=self.id)
-        if presentation(self.id):
-            return None
-        if self.kind == "checkbox":
-            out.bool_value = not self.state.bool_value
-            return out
-        if (self.kind in ("selectbox", "radio") or (self.kind == "slider" and p.options)
-                or (self.kind == "button_group" and p.click_mode != MULTI_SELECT)):  # one choice
-            others = [o for o in option_texts(self.kind, p) if o != _current_text(self.state)]
-            if not others:
-                return None
-            pick = rng.choice(others)
-            if self.kind in ("slider", "button_group"):
-                out.string_array_value.data.append(pick)
-            else:
-                out.string_value = pick
-            return out
-        if self.kind in ("multiselect", "button_group"):
-            options = option_texts(self.kind, p)
-            for _ in range(8):
-                chosen = rng.sample(options, rng.randint(1, min(3, len(options))))
-                if sorted(chosen) != sorted(self.state.string_array_value.data):
-                    out.string_array_value.data.extend(o for o in options if o in chosen)
-                    return out
-            return None
-        if self.kind == "slider":  # numeric: anywhere on the track, on a step
-            if len(p.value or p.default) != 1:
-                return None  # range sliders are not used by the app
-            steps = round((p.max - p.min) / p.step)
-            current = self.state.double_array_value.data[0] if self.state.double_array_value.data else None
-            for _ in range(8):
-                value = _on_step(p.min + rng.randint(0, steps) * p.step, p.data_type)
-                if value != current:
-                    out.double_array_value.data.append(value)
-                    return out
-            return None
-        if self.kind == "number_input":  # typed or +/-: a few steps from the current value
-            value = self.state.double_value + rng.choice((-1, 1)) * rng.randint(1, 3) * (p.step or 1)
-            if p.has_min:
-                value = max(p.min, value)
-            if p.has_max:
-                value = min(p.max, value)
-            value = _on_step(value, p.data_type)
-            if value == self.state.double_value:
-                return None
-            out.double_value = value
-            return out
-        return None
-
-
-def _on_step(value: float, data_type: int) -> float:
-    return float(round(value)) if data_type == 0 else round(value, 10)  # 0: INT in Slider/NumberInput
-
-
-def _current_text(state: WidgetState) -> str | None:
-    if state.HasField("string_value"):
-        return state.string_value
-    if state.string_array_value.data:
-        return state.string_array_value.data[0]
-    return None
-
-
-def initial_state(kind: str, p: Any) -> WidgetState:
-    """The value the frontend holds for a freshly drawn widget (its set value, else its default)."""
-    s = WidgetState(id=p.id)
-    if kind == "checkbox":
-        s.bool_value = p.value if p.set_value else p.default
-    elif kind == "slider" and p.options:  # select_slider: its formatted options
-        values = list(p.raw_value) if p.set_value else [p.options[int(i)] for i in p.default]
-        s.string_array_value.data.extend(values)
-    elif kind == "slider":
-        s.double_array_value.data.extend(p.value if p.set_value else p.default)
-    elif kind == "number_input":
-        s.double_value = p.value if p.set_value else p.default
-    elif kind in ("selectbox", "radio"):
-        if p.set_value:
-            s.string_value = p.raw_value
-        elif 0 <= p.default < len(p.options):
-            s.string_value = p.options[p.default]
-    elif kind in ("multiselect", "button_group"):  # button groups: st.pills, st.segmented_control
-        options = option_texts(kind, p)
-        values = list(p.raw_values) if p.set_value else [options[i] for i in p.default]
-        s.string_array_value.data.extend(values)
-    return s
-
-
-def option_texts(kind: str, proto: Any) -> list[str]:
-    """The options a choice widget of `kind` shows, as the frontend sends them back."""
-    if kind == "button_group":
-        return [o.content for o in proto.options]
-    return list(proto.options)
 
 
 @dataclass
@@ -181,6 +69,7 @@ class RunResult:
     largest: int = 0                     # the largest single message, bytes
     missing_refs: int = 0                # references to elements the tab did not have
     runs: int = 0                        # script runs it took (2 when the app reran itself)
+    texts: list[str] = field(default_factory=list)  # the Markdown it drew, cut to 200 (a class reads it)
 
 
 class BrowserTab:
@@ -204,6 +93,7 @@ class BrowserTab:
         self.query = ""
         self.path = ""
         self.widgets: dict[str, Widget] = {}
+        self.auto: dict[str, float] = {}       # fragment id → seconds between its automatic reruns
         self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
     async def connect(self, timeout: float = 10.0, link: str = "/") -> None:
@@ -287,10 +177,50 @@ class BrowserTab:
         """Rerun the current view unchanged (the R key)."""
         return await self._run(self._rerun(self.widgets.values(), self.page_hash, self.query), timeout)
 
-    def _rerun(self, widgets: Any, page_hash: str, query: str) -> BackMsg:
+    async def fragment(self, fragment_id: str, timeout: float, auto: bool = True) -> RunResult:
+        """Rerun one fragment, as the frontend does every `run_every` seconds (`auto`) or when a widget
+        inside it moves."""
+        msg = self._rerun(self.widgets.values(), self.page_hash, self.query)
+        msg.rerun_script.fragment_id, msg.rerun_script.is_auto_rerun = fragment_id, auto
+        return await self._run(msg, timeout)
+
+    def widget(self, key: str) -> Widget | None:
+        """The widget drawn with `key` (its id ends in "-<key>"), if this view has one."""
+        return next((w for w in self.widgets.values() if w.id.endswith(f"-{key}")), None)
+
+    async def click(self, key: str, timeout: float) -> RunResult:
+        """Press the button drawn with `key` (a trigger: true for this run only)."""
+        w = self.widget(key)
+        if w is None:
+            raise KeyError(key)
+        others = [x.state for x in self.widgets.values() if x is not w and x.kind != "button"]
+        msg = self._rerun([*others, WidgetState(id=w.id, trigger_value=True)], self.page_hash, self.query,
+                          states=True)
+        if w.fragment:
+            msg.rerun_script.fragment_id = w.fragment
+        return await self._run(msg, timeout)
+
+    async def choose(self, key: str, option: str | None, timeout: float) -> RunResult:
+        """Set the one-choice button group (st.pills) drawn with `key` to `option` (None: none)."""
+        w = self.widget(key)
+        if w is None:
+            raise KeyError(key)
+        w.state = WidgetState(id=w.id)
+        if option is not None:
+            w.state.string_array_value.data.append(option)
+        msg = self._rerun(self.widgets.values(), self.page_hash, self.query)
+        if w.fragment:
+            msg.rerun_script.fragment_id = w.fragment
+        return await self._run(msg, timeout)
+
+    def _rerun(self, widgets: Any, page_hash: str, query: str, states: bool = False) -> BackMsg:
         msg = BackMsg()
         rs = msg.rerun_script
         rs.query_string, rs.page_script_hash, rs.page_name = query, page_hash, ""
+        if states:  # WidgetStates as they are
+            rs.widget_states.widgets.extend(widgets)
+            widgets = ()
+        widgets = [w for w in widgets if w.kind != "button"]  # a button holds no value between runs
         rs.widget_states.widgets.extend(w.state for w in widgets)
         rs.context_info.locale = self.locale
         rs.context_info.timezone = "UTC"
@@ -306,6 +236,7 @@ class BrowserTab:
         result = RunResult(seconds=0.0, status="ok")
         seen_new_session = False
         drawn: dict[str, Widget] = {}
+        fragment_run = bool(msg.rerun_script.fragment_id)
         try:
             await self.ws.send(msg.SerializeToString())
             deadline = start + timeout
@@ -330,7 +261,14 @@ class BrowserTab:
                     result.runs += 1
                     self.page_hash = fwd.new_session.page_script_hash
                     self.main_hash = fwd.new_session.main_script_hash
+                    fragment_run = bool(fwd.metadata.run.fragment_ids)
+                    if not fragment_run:  # a whole run: the frontend forgets every timer
+                        self.auto = {}
                     drawn = {}
+                elif kind == "auto_rerun":
+                    self.auto[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
+                elif kind == "stop_auto_rerun":
+                    self.auto = {}
                 elif kind == "delta" and seen_new_session:
                     self._on_delta(fwd, result, drawn)
                 elif kind == "navigation":
@@ -342,7 +280,7 @@ class BrowserTab:
                     result.page_not_found = True
                 elif kind == "script_finished" and seen_new_session:
                     status = fwd.script_finished
-                    if status == FINISHED.FINISHED_SUCCESSFULLY:
+                    if status in DONE:
                         break
                     if status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
                         result.status = "compile_error"
@@ -355,8 +293,8 @@ class BrowserTab:
             self.ws = None
             raise DisconnectedError(str(exc)) from exc
         result.seconds = time.perf_counter() - start
-        if result.status == "ok":
-            self.widgets = drawn
+        if result.status == "ok":  # a fragment's run redraws its own widgets only
+            self.widgets = {**self.widgets, **drawn} if fragment_run else drawn
         return result
 
     def _resolve(self, data: bytes, result: RunResult) -> ForwardMsg | None:
@@ -391,6 +329,8 @@ class BrowserTab:
             result.exceptions.append(f"{el.exception.type}: {el.exception.message}"[:300])
         elif kind == "alert":
             result.alerts.append(el.alert.body[:300])
+        elif kind == "markdown":
+            result.texts.append(el.markdown.body[:200])
         elif kind in CHART_TYPES:
             if list(fwd.metadata.delta_path[:1]) == [MAIN_AREA]:  # not the sidebar's hidden preload
                 result.charts += 1
@@ -399,5 +339,6 @@ class BrowserTab:
             if p.disabled:
                 return
             old = self.widgets.get(p.id)
-            state = old.state if old is not None and not p.set_value else initial_state(kind, p)
-            drawn[p.id] = Widget(p.id, kind, p, fwd.metadata.active_script_hash, state)
+            kept = old is not None and not getattr(p, "set_value", False)  # a button has no set value
+            state = old.state if kept else initial_state(kind, p)
+            drawn[p.id] = Widget(p.id, kind, p, fwd.metadata.active_script_hash, state, delta.fragment_id)
