@@ -250,3 +250,64 @@ def test_a_result_is_computed_once_across_replicas(tmp_path):
         assert after_second["computed"] == before[1]["computed"], (before[1], after_second)
         assert after_second["shared_hits"] - before[1]["shared_hits"] >= \
             after_first["computed"] - before[0]["computed"], (after_first, after_second)
+
+
+@needs_redis
+def test_a_live_class_outlives_its_teachers_replica_with_every_answer(tmp_path):
+    """A class through the balancer over two replicas sharing Redis: the teacher starts it, four phones
+    join and answer, the teacher's replica is killed; the phones on it reconnect with their answers,
+    and the teacher link opened on the surviving replica runs the same room with every answer."""
+    require_marker("server")
+
+    def count(result) -> str | None:
+        return next((m.group(0) for text in result.texts if (m := re.match(r"\*\*\d+ of \d+", text))), None)
+
+    async def go(c: LocalCluster) -> None:
+        teacher = BrowserTab(c.url, sticky=c.cookie)
+        await teacher.connect(link="/lesson")
+        await teacher.open("/lesson", 120)
+        await teacher.click("class_start", 60)
+        code = parse_qs(teacher.query)["room"][0]
+        opened = await teacher.click("class_link", 60)  # the teacher link, shown on request
+        link = next(t for t in opened.texts if "teacher=" in t)
+        phones = [BrowserTab(c.url, sticky=c.cookie) for _ in range(4)]
+        for i, phone in enumerate(phones):
+            await phone.connect(link=f"/lesson?room={code}")
+            await phone.open(f"/lesson?room={code}", 120)
+            key = next(w.id for w in phone.widgets.values() if "class_pick_" in w.id).rsplit("-", 1)[1]
+            options = [o.content for o in phone.widget(key).proto.options]
+            sent = await phone.choose(key, options[i % len(options)], 60)
+            assert any(":material/check:" in t for t in sent.texts), sent  # accepted
+        victim = teacher.replicas[-1]
+        assert {p.replicas[-1] for p in phones} == {"app1", "app2"}, [p.replicas for p in phones]
+        c.kill_replica(victim, signal.SIGKILL)
+        killed_at = time.monotonic()
+        for phone in [p for p in phones if p.replicas[-1] == victim]:
+            await reconnect_class(phone, killed_at + RECONNECT_WITHIN)
+            chosen = next(w for w in phone.widgets.values() if "class_pick_" in w.id).state
+            assert list(chosen.string_array_value.data), "the phone lost its answer"
+        path = link.split("/lesson", 1)[1]
+        await teacher.connect(link="/lesson" + path)
+        back = await teacher.open("/lesson" + path, 120)
+        assert teacher.replicas[-1] != victim and "teacher=" not in teacher.query
+        assert count(back) == "**4 of 4", back.texts
+        for tab in (teacher, *phones):
+            await tab.close()
+
+    with LocalCluster(replicas=2, redis=True, workdir=tmp_path) as c:
+        run(go(c))
+
+
+async def reconnect_class(tab: BrowserTab, deadline: float) -> None:
+    """A phone's reconnection: its link (room and its own id) opened again through the balancer."""
+    link = f"/{tab.path}?{tab.query}"
+    while True:
+        try:
+            await tab.connect(link=link)
+            result = await tab.open(link, 60)
+            assert result.status == "ok" and not result.exceptions, result
+            return
+        except DisconnectedError:
+            if time.monotonic() > deadline:
+                raise
+            await asyncio.sleep(0.25)

@@ -69,7 +69,7 @@ class RunResult:
     largest: int = 0                     # the largest single message, bytes
     missing_refs: int = 0                # references to elements the tab did not have
     runs: int = 0                        # script runs it took (2 when the app reran itself)
-    texts: list[str] = field(default_factory=list)  # the Markdown it drew, cut to 200 (a class reads it)
+    texts: list[str] = field(default_factory=list)  # the Markdown and code it drew, cut (a class reads it)
 
 
 class BrowserTab:
@@ -138,7 +138,7 @@ class BrowserTab:
         rs.context_info.locale = self.locale
         rs.context_info.timezone = "UTC"
         rs.context_info.timezone_offset = 0
-        rs.context_info.url = f"{self.base_url}/{link.lstrip('/')}"
+        rs.context_info.url = f"{self.base_url}/{path}"  # as the frontend sends it: no query
         rs.context_info.is_embedded = False
         rs.context_info.color_scheme = "light"
         rs.cached_message_hashes.extend(self.messages)
@@ -224,6 +224,7 @@ class BrowserTab:
         rs.widget_states.widgets.extend(w.state for w in widgets)
         rs.context_info.locale = self.locale
         rs.context_info.timezone = "UTC"
+        rs.context_info.url = f"{self.base_url}/{self.path}"
         rs.cached_message_hashes.extend(self.messages)
         return msg
 
@@ -331,6 +332,8 @@ class BrowserTab:
             result.alerts.append(el.alert.body[:300])
         elif kind == "markdown":
             result.texts.append(el.markdown.body[:200])
+        elif kind == "code":
+            result.texts.append(el.code.code_text[:300])
         elif kind in CHART_TYPES:
             if list(fwd.metadata.delta_path[:1]) == [MAIN_AREA]:  # not the sidebar's hidden preload
                 result.charts += 1
