@@ -93,6 +93,7 @@ def route(page: Callable[[], None] | None = None) -> None:
         legacy_pages.declare_pages_first(sections)
         navigation = st.navigation(sections, position="hidden")  # drawn by the app: pages/ui/nav.py
         if page is None and navigation.url_path == "lesson" and live_class.phone():
+            nav.app_rules()  # the app's CSS, which the sidebar's links carry otherwise
             sidebar.quiet_settings()  # a phone in a live class: the room's step, no sidebar
         else:
             nav.render_nav(sections)

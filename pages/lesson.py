@@ -213,7 +213,8 @@ values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s
 fixed = cls.fixed_inputs(step)
 if fixed is not None:
     if cls.teacher:
-        shown = ", ".join(f"{k} = {v}" for k, v in fixed.items() if k == spec.control or k in ("dk", "n"))
+        shown = ", ".join(f"{k.replace('dk', 'd_k')} = {v}" for k, v in fixed.items()
+                          if k == spec.control or k in ("dk", "n"))
         right.caption(t("class.fixed", values=shown))
 elif spec.control == "dk":
     mirror_control("dk", POWERS_OF_TWO, "lesson.control.dk", right)
@@ -256,8 +257,8 @@ if data is not None:
             live_class.teacher_question(cls, step, asked, projector)
             said = t("lesson.announce.waiting", k=step)
         elif in_class:
-            live_class.student_answer(cls, step, asked)
-            said = t("class.announce.step", k=step, claim=t(f"lesson.{spec.name}.claim"))
+            said = live_class.student_answer(cls, step, asked) or \
+                t("class.announce.step", k=step, claim=t(f"lesson.{spec.name}.claim"))
         else:
             said = local_question(spec.name, sig, q, labels, kind, revealed)
         # A live region, at the same place on every run, so a screen reader announces the result

@@ -23,6 +23,7 @@ student). Nothing here imports Streamlit; the page (pages/ui/live_class.py) draw
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
 import secrets
@@ -51,6 +52,14 @@ from server.room_state import (
     valid_code,
 )
 from server.store import Store, store_key
+
+
+@functools.lru_cache(maxsize=256)
+def _decoded(data: bytes) -> Room:
+    """decode_room, once per distinct value: every phone of a class polls the same bytes each second
+    (the Room is shared: callers copy what they change)."""
+    return decode_room(data)
+
 
 INDEX_KEY = store_key("roomidx", hashlib.sha256(b"rooms").hexdigest()[:32])
 
@@ -86,7 +95,7 @@ class Rooms:
         if data is None:
             return None, "unavailable" if not getattr(self.store, "up", True) else "unknown"
         try:
-            return decode_room(data), "ok"
+            return _decoded(bytes(data)), "ok"
         except RoomError:
             return None, "unknown"
 
@@ -107,7 +116,8 @@ class Rooms:
             except (ValueError, IndexError):
                 continue
             asked = room.questions.get(step)
-            if len(parts) != 3 or not STUDENT_RE.fullmatch(parts[2]) or asked is None or vote not in (1, 2) or not 0 <= choice < len(asked.choices):
+            if len(parts) != 3 or not STUDENT_RE.fullmatch(parts[2]) or asked is None \
+                    or vote not in (1, 2) or not 0 <= choice < len(asked.choices):
                 continue
             counts.setdefault((step, vote), [0] * len(asked.choices))[choice] += 1
             answered += int(q is not None and step == room.step and vote == q.vote)

@@ -34,7 +34,11 @@ DESKTOP = {"viewport": {"width": 1280, "height": 720}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
          "has_touch": True}
 SHOTS = ARTIFACTS / "screens"
-FOLLOW_S = 2.0  # a phone follows the teacher, and the projector counts an answer, within this
+# A phone follows the teacher, and the projector counts an answer, without a click, within this: a
+# functional bound with room for a busy CI machine. The figure (2 s for 95 % of 60 phones beside 30
+# other sessions) is measured by the class load test (docs/live-class.md); the times seen here are
+# written to tests/artifacts/class-timings.json.
+FOLLOW_S = 6.0
 WAIT_MS = 20_000  # how long a step may take before the test gives up (the measure is asserted after)
 QUESTION = ".st-key-lesson_question"
 DIALOG = '[role="dialog"]'

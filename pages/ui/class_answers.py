@@ -35,15 +35,17 @@ def answers_chart(labels: tuple[str, ...], votes: tuple[tuple[int, ...], ...], c
     measured value."""
     names = [t("class.hist.measured", label=lab, value=measured) if i in correct else lab
              for i, lab in enumerate(labels)]
+    short = [t(f"class.vote.short.{v + 1}") for v in range(len(votes))]
     rows = [{"answer": names[i], "vote": t(f"class.vote.{v + 1}"), "count": n,
-             "text": f"{n}" if len(votes) == 1 else f"{n} ({t(f'class.vote.{v + 1}')})"}
+             "text": f"{n}" if len(votes) == 1 else t("class.hist.bar", n=n, vote=short[v])}
             for v, counts in enumerate(votes) for i, n in enumerate(counts)]
     df = pd.DataFrame(rows, columns=["answer", "vote", "count", "text"])
     size = 17 if projector else 12
+    room = 1.3 if len(votes) == 1 else 1.6  # the axis leaves room for the label at a bar's end
     vote_names = [t(f"class.vote.{v + 1}") for v in range(len(votes))]
     y = alt.Y("answer:N", title=None, sort=names, axis=alt.Axis(labelLimit=360, labelFontSize=size))
     x = alt.X("count:Q", title=t("class.hist.count"),
-              scale=alt.Scale(domain=[0, max(1, int(df["count"].max() if len(df) else 1)) * 1.25]),
+              scale=alt.Scale(domain=[0, max(1, int(df["count"].max() if len(df) else 1)) * room]),
               axis=alt.Axis(tickMinStep=1, format="d", labelFontSize=size, titleFontSize=size))
     colour = alt.Color("vote:N", title=None, scale=alt.Scale(domain=vote_names, range=list(VOTE_COLOURS)),
                        legend=alt.Legend(orient="bottom", labelFontSize=size) if len(votes) > 1 else None)
@@ -52,7 +54,8 @@ def answers_chart(labels: tuple[str, ...], votes: tuple[tuple[int, ...], ...], c
                                 tooltip=tips)
     bars = base.mark_bar(height={"band": 0.9})
     text = base.mark_text(align="left", dx=4, fontSize=size, color="#000000").encode(text="text:N")
-    drawn = alt.layer(bars, text).properties(height=max(120, 34 * len(labels) * len(votes)),
+    per_bar = (30 if projector else 26) if len(votes) == 1 else (22 if projector else 18)
+    drawn = alt.layer(bars, text).properties(height=max(100, per_bar * len(labels) * len(votes)),
                                              autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))
     described = " ".join(
         t("class.hist.text", vote=vote_names[v],

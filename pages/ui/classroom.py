@@ -106,6 +106,7 @@ _PROJECTOR_STYLE = f"""
 [data-testid="stMain"] button {{ border-width: 2px; border-color: #000000; font-size: 1.15rem;
                                 min-height: 2.75rem; }}
 [data-testid="stMain"] button p {{ font-size: 1.15rem; }}
+[data-testid="stMain"] [data-testid="stBaseButton-primary"] p {{ color: #FFFFFF; }}
 </style>
 """
 

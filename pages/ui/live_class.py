@@ -116,16 +116,18 @@ def resolve() -> ClassView:
         return ClassView()
     room, status = ROOMS.get(code)
     if room is not None and ROOMS.is_teacher(room, ss["class_secret"]):
-        if not ss["class_checked"]:
+        if not ss["class_checked"]:  # taken back by the teacher link: at the room's step
             ss["class_checked"] = True
+            ss["step"] = room.step
             st.toast(t("class.teacher.taken_back", code=code), icon=":material/co_present:")
         want("room", code, "")
         return ClassView("teacher", code, room, secret=ss["class_secret"])
+    if room is None:  # ended, expired or mistyped (a teacher link too: it has nothing to take back)
+        ss["class_secret"], ss["class_checked"] = "", True
+        return ClassView("gone", code, status=status)
     if ss["class_secret"]:
         ss["class_secret"], ss["class_checked"] = "", True
         st.warning(t("class.teacher.bad_link", code=code), icon=":material/key_off:")
-    if room is None:
-        return ClassView("gone", code, status=status)
     student = ss["class_student"] = ss["class_student"] or new_student_id()
     if ss.get("class_joined") != (code, student):
         joined, status = ROOMS.join(code, student, _client())
@@ -265,14 +267,15 @@ labels_of, measured_text = class_answers.labels_of, class_answers.measured_text
 
 
 def teacher_question(view: ClassView, step: int, q: Question, projector: bool) -> None:
-    """The projector's side of a question: the live count and histogram, the vote and reveal buttons."""
-    live_answers(view.code, step, projector)
+    """The projector's side of a question: the vote and reveal buttons (above the chart, so they stay
+    on a 720-pixel screen), then the live count and histogram."""
     if not q.revealed:
         row = st.container(horizontal=True)
         row.button(t("class.reveal"), key="class_reveal", type="primary", icon=":material/visibility:",
                    on_click=_teacher_do, args=(view, ROOMS.reveal))
         row.button(t("class.vote_again"), key="class_vote2", icon=":material/replay:", disabled=q.vote == 2,
                    help=t("class.vote_again.help"), on_click=_teacher_do, args=(view, ROOMS.vote_again))
+    live_answers(view.code, step, projector)
 
 
 def live_answers(code: str, step: int, projector: bool) -> None:
@@ -299,9 +302,10 @@ def live_answers(code: str, step: int, projector: bool) -> None:
     panel()
 
 
-def student_answer(view: ClassView, step: int, q: Question) -> None:
+def student_answer(view: ClassView, step: int, q: Question) -> str | None:
     """A student's answer to the room's question: sent on every change until the reveal; after it,
-    the measurement beside the student's own answer."""
+    the measurement beside the student's own answer, which is also returned for screen readers to
+    announce (None before the reveal)."""
 
     @st.fragment
     def answer() -> None:
@@ -336,6 +340,16 @@ def student_answer(view: ClassView, step: int, q: Question) -> None:
                         icon=":material/lightbulb:")
 
     answer()
+    if not q.revealed:
+        return None
+    labels = labels_of(q)
+    mine = ROOMS.answer_of(view.code, view.student, step, q.vote)
+    mine = mine if mine is not None or q.vote == 1 else ROOMS.answer_of(view.code, view.student, step, 1)
+    if mine is None:
+        return f"{t('lesson.result.measured')}: {measured_text(q)}. {t('class.student.none')}"
+    verdict = t("lesson.result.right") if mine in q.correct else \
+        t("lesson.result.wrong", answer=labels[q.correct[0]])
+    return t("lesson.announce.result", guess=labels[mine], measured=measured_text(q), verdict=verdict)
 
 
 def _send(view: ClassView, step: int, vote: int, key: str) -> None:

@@ -23,6 +23,11 @@ SECTION_CSS = ("<style>.ase-nav-section { font-size: 0.875rem; font-weight: 600;
                "color: inherit; }</style>")
 
 
+def app_rules() -> None:
+    """The app's rules alone (a view without the sidebar's links, which carry them otherwise)."""
+    st.html(APP_CSS)
+
+
 def render_nav(sections: dict[str, list[st.Page]]) -> None:
     """Draw `sections` (section name → pages, in order) as page links at the top of the sidebar."""
     sb = st.sidebar

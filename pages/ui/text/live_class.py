@@ -65,6 +65,9 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "class.vote.1": {"en": "1st vote", "zh": "第一次投票"},
     "class.vote.2": {"en": "2nd vote", "zh": "第二次投票"},
+    "class.vote.short.1": {"en": "1st", "zh": "一"},
+    "class.vote.short.2": {"en": "2nd", "zh": "二"},
+    "class.hist.bar": {"en": "{n} · {vote}", "zh": "{n} · {vote}"},
     "class.vote_again": {"en": "Vote again", "zh": "再投一次"},
     "class.vote_again.help": {
         "en": "After the room has discussed: open a second vote on the same question; both votes are shown.",
