@@ -83,7 +83,8 @@ class MemoryStore:
         self.cache: SharedCache[tuple[float, bytes]] = SharedCache(max_bytes, max_entries,
                                                                    lambda entry: len(entry[1]))
         self.clock = clock
-        self._lock = threading.Lock()  # claims: test and set as one step
+        # claims and maps: test and set as one step; reentrant, as release() deletes under it
+        self._lock = threading.RLock()
         self._maps: dict[str, tuple[float, dict[str, bytes]]] = {}  # key → (expiry, fields)
 
     def get(self, key: str) -> bytes | None:

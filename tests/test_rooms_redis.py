@@ -1,0 +1,117 @@
+"""The live classes' rooms on a real Redis (the redis-server fixture of test_server_redis.py): two
+replicas sharing one room, the members cap under concurrent joins, a foreign value under a room's key,
+and Redis stopped and started again under a running class."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import threading
+import time
+from pathlib import Path
+
+import pytest
+from test_server_redis import REDIS_SERVER, redis_server  # noqa: F401  (the fixture, shared)
+
+from server.room_state import Question
+from server.rooms import Rooms
+from server.store import RedisStore
+
+pytestmark = [pytest.mark.server, pytest.mark.skipif(not Path(REDIS_SERVER).exists(),
+                                                    reason="REDIS TEST SKIPPED: no redis-server")]
+
+CHOICES = ({"key": "one", "value": 1.0}, {"key": "sqrt_dk", "value": 8.0}, {"key": "dk", "value": 64.0},
+           {"key": "dk2", "value": 4096.0})
+QUESTION = Question({"dk": 64, "n": 32, "seed": 0}, CHOICES, (2,), 65.3)
+
+
+def student(i: int) -> str:
+    return f"{i:012x}"
+
+
+def test_two_replicas_share_one_room_teacher_on_one_students_on_the_other(redis_server):  # noqa: F811
+    teacher_side, phone_side = (Rooms(RedisStore(redis_server.url)) for _ in range(2))
+    room, secret, status = teacher_side.create("t")
+    assert status == "ok"
+    code = room.code
+    teacher_side.show(code, secret, 1, QUESTION)
+    for i in range(3):
+        assert phone_side.join(code, student(i), "phones")[1] == "ok"
+    assert [phone_side.answer(code, student(i), 1, 1, c) for i, c in enumerate((2, 2, 0))] == ["ok"] * 3
+    on_teacher = teacher_side.tally(teacher_side.get(code)[0])
+    on_phones = phone_side.tally(phone_side.get(code)[0])
+    assert on_teacher == on_phones and on_teacher.counts == {(1, 1): [1, 0, 2, 0]}
+    assert on_teacher.joined == 3 and on_teacher.answered == 3
+    teacher_side.reveal(code, secret)
+    assert phone_side.answer(code, student(0), 1, 1, 1) == "closed"  # the other replica saw the reveal
+    assert phone_side.show(code, "wrong", 2, QUESTION)[1] == "denied"
+    done, status = teacher_side.end(code, secret)
+    assert status == "ok" and done[1].counts == on_teacher.counts
+    assert phone_side.get(code) == (None, "unknown")
+    assert not redis_server.client().keys("ase:v1:room*:*")  # room, members and answers deleted
+
+
+def test_the_members_cap_holds_under_twenty_simultaneous_joins(redis_server):  # noqa: F811
+    replicas = [Rooms(RedisStore(redis_server.url), max_students=5) for _ in range(2)]
+    room, _, _ = replicas[0].create("t")
+    go = threading.Barrier(20)
+    statuses: list[str] = []
+
+    def join(i: int) -> None:
+        go.wait()
+        statuses.append(replicas[i % 2].join(room.code, student(i), f"client{i}")[1])
+
+    threads = [threading.Thread(target=join, args=(i,)) for i in range(20)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join(10)
+    assert sorted(statuses) == ["full"] * 15 + ["ok"] * 5
+    _, members, _ = Rooms.keys(room.code)
+    assert redis_server.client().hlen(members) == 5
+
+
+def test_a_foreign_value_under_a_room_key_reads_as_unknown_and_is_never_unpickled(redis_server, tmp_path):  # noqa: F811
+    rooms = Rooms(RedisStore(redis_server.url))
+    room, _, _ = rooms.create("t")
+    key = Rooms.keys(room.code)[0]
+
+    class Payload:
+        def __reduce__(self):
+            return (os.system, (f"touch {tmp_path / 'ran'}",))
+
+    raw = redis_server.client()
+    for value in (pickle.dumps(Payload()), b"not ours", b'{"ase":1,"kind":"room"}\n{}'):
+        raw.set(key, value)
+        assert rooms.get(room.code) == (None, "unknown")
+        assert rooms.join(room.code, student(1), "phones") == (None, "unknown")
+    assert not (tmp_path / "ran").exists()
+    raw.delete(key)
+    raw.hset(key, "a", "b")  # another type of value under the key: Redis refuses GET
+    assert rooms.get(room.code)[0] is None and rooms.join(room.code, student(1), "p")[0] is None
+
+
+def test_redis_stopped_answers_unavailable_without_raising_and_works_after_a_restart(redis_server):  # noqa: F811
+    rooms = Rooms(RedisStore(redis_server.url, retry_s=0.3))
+    room, secret, _ = rooms.create("t")
+    code = room.code
+    rooms.show(code, secret, 1, QUESTION)
+    rooms.join(code, student(1), "phones")
+
+    redis_server.stop()
+    assert rooms.get(code) == (None, "unavailable")
+    assert rooms.join(code, student(2), "phones") == (None, "unavailable")
+    assert rooms.answer(code, student(1), 1, 1, 2) == "unavailable"
+    assert rooms.create("t2") == (None, None, "unavailable")
+    assert rooms.show(code, secret, 2, QUESTION) == (None, "unavailable")
+    assert rooms.end(code, secret) == (None, "unavailable")
+
+    redis_server.start()
+    time.sleep(0.4)  # the retry is due
+    assert rooms.get(code) == (None, "unknown")  # no persistence: the class did not survive Redis
+    room, secret, status = rooms.create("t3")
+    assert status == "ok"
+    assert rooms.show(room.code, secret, 1, QUESTION)[1] == "ok"
+    assert rooms.join(room.code, student(1), "phones")[1] == "ok"
+    assert rooms.answer(room.code, student(1), 1, 1, 2) == "ok"
+    assert rooms.tally(rooms.get(room.code)[0]).counts == {(1, 1): [0, 0, 1, 0]}
