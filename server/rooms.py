@@ -33,6 +33,7 @@ from dataclasses import replace
 from typing import Any
 
 from server.limits import RateLimit
+from server.room_bus import RoomBus
 from server.room_state import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -71,8 +72,10 @@ class Rooms:
     "invalid" (not a choice of this question), "not_joined"."""
 
     def __init__(self, store: Store, max_rooms: int = MAX_ROOMS, max_students: int = MAX_STUDENTS,
-                 ttl_s: float = ROOM_TTL_S, clock: Callable[[], float] = time.time) -> None:
+                 ttl_s: float = ROOM_TTL_S, clock: Callable[[], float] = time.time,
+                 bus: RoomBus | None = None) -> None:
         self.store, self.max_rooms, self.max_students, self.ttl_s = store, max_rooms, max_students, ttl_s
+        self.bus = bus or RoomBus()  # the phones to wake when a room changes (server/room_bus.py)
         self.clock = clock
         self.joins = RateLimit(per_s=2.0, burst=120)           # per client address (a class shares one)
         self.wrong = RateLimit(per_s=0.2, burst=10)            # wrong codes, per client
@@ -126,10 +129,12 @@ class Rooms:
     def answer_of(self, code: str, student: str, step: int, vote: int) -> int | None:
         """The choice this student gave in this step's vote, if any (a phone that reloads shows it)."""
         raw = (self.store.map_get(self.keys(code)[2]) or {}).get(f"{step}.{vote}.{student}")
-        try:
-            return int(raw) if raw is not None else None
-        except ValueError:
+        room, _ = self.get(code)
+        asked = room.questions.get(step) if room is not None else None
+        if raw is None or asked is None or not raw.isdigit():
             return None
+        choice = int(raw)
+        return choice if choice < len(asked.choices) else None  # a planted value out of range: none
 
     # ------------------------------------------------------------ the teacher
 
@@ -173,6 +178,7 @@ class Rooms:
         if not self.store.set(self.keys(code)[0], encode_room(new), self.ttl_s):
             return None, "unavailable"
         self.keep_alive(room)
+        self.bus.changed(room_digest(code))
         return new, "ok"
 
     def keep_alive(self, room: Room) -> None:
@@ -231,6 +237,7 @@ class Rooms:
         for key in self.keys(code):
             self.store.delete(key)
         self.store.map_drop(INDEX_KEY, room_digest(code))
+        self.bus.changed(room_digest(code))
         return (room, tally), "ok"
 
     # ------------------------------------------------------------ the students

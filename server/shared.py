@@ -26,6 +26,7 @@ import os
 from server.gates import Gate
 from server.memory import IdleJanitor, MemoryTrim, configure_allocator
 from server.results import ResultStore
+from server.room_bus import RoomBus
 from server.rooms import MAX_ROOMS, MAX_STUDENTS, Rooms
 from server.runs import RunRegistry
 from server.store import REDIS_URL_ENV, MemoryStore, RedisStore, Store
@@ -70,6 +71,7 @@ HEAVY = STORE.gate("heavy", HEAVY_SLOTS)
 LIGHT = Gate(LIGHT_SLOTS)
 RUNS = RunRegistry()
 ROOMS = Rooms(STORE, max_rooms=env_int("ASE_MAX_ROOMS", MAX_ROOMS),
-              max_students=env_int("ASE_MAX_STUDENTS", MAX_STUDENTS))
+              max_students=env_int("ASE_MAX_STUDENTS", MAX_STUDENTS),
+              bus=RoomBus(os.environ.get(REDIS_URL_ENV, "").strip() if STORE.shared else None))
 give_back_memory = MemoryTrim()
 JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0), evictors=[RESULTS.drop_unused])

@@ -30,7 +30,8 @@ def test_a_small_class_beside_light_sessions_follows_the_teacher_and_counts_ever
     assert c["answers"] >= 6, c                           # each phone answered something
     # the projector's count caught up with every answer that stayed current for 2 s
     assert c["count_lags"] + c["count_superseded"] == c["answers"], c
-    assert c["runs"]["student:poll"]["runs"] > 6 * 10      # phones polled about every second
+    assert c["runs"]["student:woken"]["runs"] >= 6         # the room woke its phones (server/room_bus.py)
+    assert c["runs"]["student:poll"]["runs"] >= 6          # and each still polled now and then
     light = doc["phases"][0]
     assert light["runs_ok"] >= 3 and light["exceptions"] == 0 and light["disconnects"] == 0, light
 

@@ -24,6 +24,7 @@ from server.room_state import (
     decode_room,
     encode_room,
     hash_secret,
+    room_digest,
 )
 from server.rooms import INDEX_KEY, Rooms, summary_rows
 from server.store import MemoryStore
@@ -627,3 +628,43 @@ def test_memory_release_deletes_a_claimed_key_without_deadlocking():
     done.join(5)
     assert not done.is_alive(), "release() waits for its own lock"
     assert not s.exists(key) and s.claim(key, "b", 10)
+
+
+# ---------------------------------------------------------------- the room bus (server/room_bus.py)
+
+
+def test_a_change_wakes_every_phone_of_that_room_and_only_those():
+    from server.room_bus import RoomBus
+
+    store = MemoryStore()
+    rooms = Rooms(store, bus=RoomBus())
+    room, secret, _ = rooms.create("t")
+    other, _, _ = rooms.create("t")
+    woken: list[str] = []
+    for who in ("a", "b"):
+        rooms.bus.listen(room_digest(room.code), who, lambda who=who: woken.append(who) or True)
+    rooms.bus.listen(room_digest(other.code), "c", lambda: woken.append("c") or True)
+    rooms.set_free(room.code, secret, True)
+    assert sorted(woken) == ["a", "b"]
+    rooms.set_free(room.code, "wrong", False)  # refused: nothing changed, nobody woken
+    assert sorted(woken) == ["a", "b"]
+
+
+def test_a_session_that_is_gone_or_fails_is_forgotten_and_never_fails_the_teacher():
+    from server.room_bus import RoomBus
+
+    bus = RoomBus()
+    calls = {"gone": 0, "broken": 0, "here": 0}
+
+    def broken() -> bool:
+        calls["broken"] += 1
+        raise RuntimeError("no such session")
+
+    bus.listen("r" * 32, "gone", lambda: calls.__setitem__("gone", calls["gone"] + 1) or False)
+    bus.listen("r" * 32, "broken", broken)
+    bus.listen("r" * 32, "here", lambda: calls.__setitem__("here", calls["here"] + 1) or True)
+    bus.changed("r" * 32)
+    bus.changed("r" * 32)
+    assert calls == {"gone": 1, "broken": 1, "here": 2} and bus.listeners("r" * 32) == 1
+    bus.forget("r" * 32, "here")
+    assert bus.listeners("r" * 32) == 0

@@ -115,3 +115,20 @@ def test_redis_stopped_answers_unavailable_without_raising_and_works_after_a_res
     assert rooms.join(room.code, student(1), "phones")[1] == "ok"
     assert rooms.answer(room.code, student(1), 1, 1, 2) == "ok"
     assert rooms.tally(rooms.get(room.code)[0]).counts == {(1, 1): [0, 0, 1, 0]}
+
+
+def test_a_change_on_one_replica_wakes_the_phones_on_another(redis_server):  # noqa: F811
+    """Two buses on one Redis (two replicas): a listener on the second is woken by a change published
+    by the first, through the channel every replica subscribes to."""
+    import time as _time
+
+    from server.room_bus import RoomBus
+
+    first, second = RoomBus(redis_server.url), RoomBus(redis_server.url)
+    woken = []
+    second.listen("a" * 32, "phone", lambda: woken.append(_time.monotonic()) or True)
+    deadline = _time.monotonic() + 10
+    while not woken and _time.monotonic() < deadline:  # the listener subscribes in its own thread
+        first.changed("a" * 32)
+        _time.sleep(0.2)
+    assert woken, "no wake crossed the replicas"

@@ -34,7 +34,7 @@ def test_the_memory_store_keeps_bytes_for_their_time_and_within_its_budget():
     key = store_key("r", "ab" * 10)
     assert store.set(key, b"x" * 100, ttl_s=5) and store.get(key) == b"x" * 100 and store.exists(key)
     now[0] = 5.0
-    assert store.get(key) is None and store.counters() == {"entries": 0, "bytes": 0}
+    assert store.get(key) is None and store.counters() == {"entries": 0, "bytes": 0, "maps": 0}
     for i in range(5):
         store.set(store_key("r", f"{i:040x}"), b"y" * 300, ttl_s=60)
     assert store.counters()["bytes"] <= 1000 and store.get(store_key("r", f"{0:040x}")) is None

@@ -6,8 +6,10 @@ the room; this module draws it).
   student, who gets a random id kept in the link as `?me=`, so a reload answers as the same
   student), or a teacher's secret held in this session (from "Start a class", or from `?teacher=`,
   the teacher link, which is read once and never written back to the address bar).
-- Phones learn of the teacher's moves from `follow()`: a fragment that reruns every `POLL_S`
-  seconds, reads the room's version (one store read) and reruns the page only when it changed.
+- Phones learn of the teacher's moves from `follow()`: woken at once by the room's bus (a change
+  reruns every phone in the room, server/room_bus.py), and by a fragment that reruns every
+  `FOLLOW_POLL_S` seconds, reads the room's version (one store read) and reruns the page only when
+  it changed, should a wake be lost.
 - The projector's count and histogram are `live_answers()`, a fragment rerun every `POLL_S`
   seconds; a student's answer is `student_answer()`, a fragment of its own, so answering reruns
   only it. No student text exists: answers are choice indices, checked by the server.
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit
 
 import streamlit as st
 
-from pages.ui import class_answers
+from pages.ui import class_answers, wake
 from pages.ui.charts import show_chart
 from pages.ui.i18n import t
 from pages.ui.url_state import want
@@ -34,11 +36,13 @@ from server.room_state import (
     Room,
     new_student_id,
     normalise_code,
+    room_digest,
     valid_code,
 )
 from server.shared import ROOMS
 
-POLL_S = 1.0          # phones and the projector look at the room this often
+POLL_S = 1.0          # the projector looks at the room's answers this often
+FOLLOW_POLL_S = 4.0   # a phone, woken at once when the room changes, also looks this often
 SENT_MARK = ":material/check:"  # before "Answer sent" (tools/loadtest/classroom.py looks for it)
 KEEP_ALIVE_S = 30.0   # the teacher's open page keeps the room from expiring, touched this often
 
@@ -140,6 +144,9 @@ def resolve() -> ClassView:
 
 
 def leave() -> None:
+    code, sid = st.session_state.get("class_code"), wake.session_id()
+    if code and sid is not None and valid_code(code):
+        ROOMS.bus.forget(room_digest(code), sid)
     for key in ("class_code", "class_secret", "class_student", "class_joined"):
         st.session_state[key] = ""
     st.session_state["class_checked"] = True
@@ -249,9 +256,14 @@ def _teacher_do(view: ClassView, action: Callable[[str, str], tuple[Room | None,
 
 
 def follow(code: str, seen: int) -> None:
-    """Rerun the page when the room changed (the teacher moved, revealed, opened a vote, ended)."""
+    """Rerun the page when the room changed (the teacher moved, revealed, opened a vote, ended): at
+    once, woken by the room's bus (server/room_bus.py, pages/ui/wake.py); and, should a wake be lost,
+    by a slow poll that reads the room's version every FOLLOW_POLL_S seconds."""
+    sid = wake.session_id()
+    if sid is not None and valid_code(code):
+        ROOMS.bus.listen(room_digest(code), sid, wake.waker(sid))
 
-    @st.fragment(run_every=POLL_S)
+    @st.fragment(run_every=FOLLOW_POLL_S)
     def poll() -> None:
         room, status = ROOMS.get(code)
         version = room.version if room is not None else (-1 if status == "unavailable" else -2)

@@ -177,7 +177,7 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     if args.class_students:
         step_s = args.class_step_seconds  # a phone answers within 40 % of a question's time
         plan = ClassPlan(args.class_students, args.class_steps, step_s, think=(1.0, max(2.0, 0.4 * step_s)),
-                         seed=args.seed, timeout=args.timeout)
+                         seed=args.seed, timeout=args.timeout, sticky=args.via)
         phases[0].seconds = class_seconds(plan)
         light = run_phase(phases[0], base_url, sampler) if phases[0].sessions + phases[0].heavy else None
         if light is None:

@@ -21,6 +21,7 @@ import asyncio
 import random
 import re
 import time
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -43,6 +44,7 @@ class ClassPlan:
     join_over_s: float = 10.0       # the phones arrive spread over this many seconds
     timeout: float = 60.0
     seed: int = 0
+    sticky: str | None = None       # through a balancer: its stickiness cookie (BrowserTab)
 
 
 @dataclass
@@ -63,6 +65,7 @@ class ClassRecord:
     runs: list[tuple[str, RunResult]] = field(default_factory=list)          # (who: kind, result)
     disconnects: int = 0
     problems: list[str] = field(default_factory=list)
+    replicas: dict[int, str] = field(default_factory=dict)  # phone → the replica it was pinned to
     t0: float = 0.0
 
     def now(self) -> float:
@@ -102,7 +105,7 @@ def matches(move: Move, shown: tuple) -> bool:
 
 async def teacher(plan: ClassPlan, base_url: str, rec: ClassRecord, ready: asyncio.Event,
                   done: asyncio.Event) -> None:
-    tab = BrowserTab(base_url, locale="en-US")
+    tab = BrowserTab(base_url, locale="en-US", sticky=plan.sticky)
     state = {"step": 1, "vote": 1}
 
     async def run(kind: str, coro: Any) -> RunResult:
@@ -175,7 +178,7 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
         return
     await asyncio.sleep(rng.uniform(0, plan.join_over_s))
     zh = idx % 2 == 1
-    tab = BrowserTab(base_url, locale="zh-CN" if zh else "en-US")
+    tab = BrowserTab(base_url, locale="zh-CN" if zh else "en-US", sticky=plan.sticky)
     link = f"/lesson?room={rec.code}" + ("&lang=zh" if zh else "")
     seen = 0                          # moves this phone has shown
     due: dict[tuple[int, int], float] = {}        # (step, vote) → when to answer next (inf: done)
@@ -199,42 +202,61 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
         result = await tab.open(link, plan.timeout)
         rec.runs.append(("student:open", result))
         seen = len(rec.moves)  # what happened before this phone came
+        next_poll = time.monotonic() + tab.auto.get(next(iter(tab.auto), ""), 1.0)
+        give_up = float("inf")
         while not done.is_set() or seen < len(rec.moves):
-            began = time.monotonic()
+            if done.is_set():
+                give_up = min(give_up, time.monotonic() + 15.0)
+                if time.monotonic() > give_up:
+                    break
             poll = next(iter(tab.auto), None)
             if poll is None:  # the class ended (the page no longer follows a room)
                 arrived()
                 break
-            result = await tab.fragment(poll, plan.timeout)
-            full = result.runs > 1
-            rec.runs.append(("student:" + ("follow" if full else "poll"), result))
-            if full:
-                arrived()
+            # a run the server starts by itself: the room woke this phone
             pick = _pick(tab)
-            if pick is not None:
+            when = float("inf")
+            if pick:
+                when = due.setdefault(pick[1:], time.monotonic() + rng.uniform(*plan.think))
+            wait = max(0.01, min(when, next_poll, time.monotonic() + 0.5) - time.monotonic())
+            woken = await tab.listen(wait, plan.timeout)
+            if woken is not None:
+                rec.runs.append(("student:woken" if woken.full else "student:pushed", woken))
+                if woken.full:
+                    arrived()
+                continue
+            if time.monotonic() >= next_poll:  # the phone's own slow poll, as its browser's timer sends it
+                result = await tab.fragment(poll, plan.timeout)
+                rec.runs.append(("student:" + ("follow" if result.full else "poll"), result))
+                if result.full:
+                    arrived()
+                next_poll = time.monotonic() + tab.auto.get(next(iter(tab.auto), ""), 1.0)
+                continue
+            pick = _pick(tab)
+            if pick is not None and time.monotonic() >= due.get(pick[1:], float("inf")):
                 key, step, vote = pick
-                when = due.setdefault((step, vote), time.monotonic() + rng.uniform(*plan.think))
-                if time.monotonic() >= when:
-                    widget = tab.widget(key)
-                    options = [o.content for o in widget.proto.options] if widget else []
-                    if options:
-                        answer = await tab.choose(key, rng.choice(options), plan.timeout)
-                        rec.runs.append(("student:answer", answer))
-                        accepted = any(SENT_MARK in text for text in answer.texts)  # not "closed"
-                        if accepted and (step, vote) not in sent:
-                            sent.add((step, vote))
-                            rec.answers.append((rec.now(), step, vote, idx))
-                    if (step, vote) not in changed and rng.random() < 0.2:
-                        changed.add((step, vote))
-                        due[(step, vote)] = time.monotonic() + rng.uniform(*plan.think)
-                    else:
-                        due[(step, vote)] = float("inf")
-            interval = tab.auto.get(poll, 1.0)
-            await asyncio.sleep(max(0.0, interval - (time.monotonic() - began)))
+                widget = tab.widget(key)
+                options = [o.content for o in widget.proto.options] if widget else []
+                if options:
+                    answer = await tab.choose(key, rng.choice(options), plan.timeout)
+                    rec.runs.append(("student:answer", answer))
+                    if answer.full:  # a wake came first: this phone may show something new
+                        arrived()
+                    accepted = any(SENT_MARK in text for text in answer.texts)  # not "closed"
+                    if accepted and (step, vote) not in sent:
+                        sent.add((step, vote))
+                        rec.answers.append((rec.now(), step, vote, idx))
+                if (step, vote) not in changed and rng.random() < 0.2:
+                    changed.add((step, vote))
+                    due[(step, vote)] = time.monotonic() + rng.uniform(*plan.think)
+                else:
+                    due[(step, vote)] = float("inf")
     except DisconnectedError as exc:
         rec.disconnects += 1
         rec.problems.append(f"student {idx}: {exc}")
     finally:
+        if tab.replicas:
+            rec.replicas[idx] = tab.replicas[-1]
         await tab.close()
 
 
@@ -286,6 +308,7 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "exception_samples": sorted({e for _, r in rec.runs for e in r.exceptions})[:5],
         "timeouts": sum(r.status == "timeout" for _, r in rec.runs),
         "disconnects": rec.disconnects, "problems": rec.problems[:10],
+        "replicas": dict(sorted(Counter(rec.replicas.values()).items())),
     }
 
 
@@ -300,5 +323,7 @@ def class_table(s: dict[str, Any]) -> str:
              f"  exceptions {s['exceptions']}, timeouts {s['timeouts']}, disconnects {s['disconnects']}"]
     for kind, r in s["runs"].items():
         lines.append(f"  {kind:<20} {r['runs']:>6} runs  p50 {r['p50']:.3f} s  p95 {r['p95']:.3f} s")
+    if s["replicas"]:
+        lines.append("  phones per replica: " + ", ".join(f"{k} {v}" for k, v in s["replicas"].items()))
     lines += [f"  problem: {p}" for p in s["problems"]]
     return "\n".join(lines)

@@ -69,6 +69,7 @@ class RunResult:
     largest: int = 0                     # the largest single message, bytes
     missing_refs: int = 0                # references to elements the tab did not have
     runs: int = 0                        # script runs it took (2 when the app reran itself)
+    full: bool = False                   # a whole run of the page (not a fragment's alone) took place
     texts: list[str] = field(default_factory=list)  # the Markdown and code it drew, cut (a class reads it)
 
 
@@ -230,16 +231,39 @@ class BrowserTab:
 
     # ------------------------------------------------------------ what a tab reads
 
-    async def _run(self, msg: BackMsg, timeout: float) -> RunResult:
+    async def listen(self, wait: float, timeout: float) -> RunResult | None:
+        """A run the server started by itself (a live class wakes its phones), if one begins within
+        `wait` seconds: read to its end, as `_run` reads a run the tab asked for; else None."""
+        if self.ws is None:
+            raise DisconnectedError("not connected")
+        deadline = time.perf_counter() + wait
+        while True:  # what trails a run (its session status) is not a new one
+            left = deadline - time.perf_counter()
+            if left <= 0:
+                return None
+            try:
+                first = await asyncio.wait_for(self.ws.recv(), timeout=left)
+            except TimeoutError:
+                return None
+            except ConnectionClosed as exc:
+                self.ws = None
+                raise DisconnectedError(str(exc)) from exc
+            fwd = ForwardMsg()
+            fwd.ParseFromString(first)
+            if fwd.WhichOneof("type") == "new_session":
+                return await self._run(None, timeout, first=first)
+
+    async def _run(self, msg: BackMsg | None, timeout: float, first: bytes | None = None) -> RunResult:
         if self.ws is None:
             raise DisconnectedError("not connected")
         start = time.perf_counter()
         result = RunResult(seconds=0.0, status="ok")
         seen_new_session = False
         drawn: dict[str, Widget] = {}
-        fragment_run = bool(msg.rerun_script.fragment_id)
+        fragment_run = msg is not None and bool(msg.rerun_script.fragment_id)
         try:
-            await self.ws.send(msg.SerializeToString())
+            if msg is not None:
+                await self.ws.send(msg.SerializeToString())
             deadline = start + timeout
             while True:
                 left = deadline - time.perf_counter()
@@ -247,7 +271,8 @@ class BrowserTab:
                     result.status = "timeout"
                     break
                 try:
-                    data = await asyncio.wait_for(self.ws.recv(), timeout=left)
+                    data, first = (first, None) if first is not None else \
+                        (await asyncio.wait_for(self.ws.recv(), timeout=left), None)
                 except TimeoutError:
                     result.status = "timeout"
                     break
@@ -265,6 +290,7 @@ class BrowserTab:
                     fragment_run = bool(fwd.metadata.run.fragment_ids)
                     if not fragment_run:  # a whole run: the frontend forgets every timer
                         self.auto = {}
+                        result.full = True
                     drawn = {}
                 elif kind == "auto_rerun":
                     self.auto[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
