@@ -115,10 +115,9 @@ def page_style(locked: bool, projector: bool = False) -> None:
     """The lesson's layout; when `locked`, also hide the sidebar (it starts collapsed, and its
     toggle is hidden); with `projector`, the high-contrast large-type rules. A per-run decision:
     nothing outside this session changes."""
-    st.html(_STYLE + (_PROJECTOR_STYLE if projector else ""))
     if locked:
         st.set_page_config(initial_sidebar_state="collapsed")
-        st.html(_LOCKED_STYLE)
+    st.html(_STYLE + (_PROJECTOR_STYLE if projector else "") + (_LOCKED_STYLE if locked else ""))
 
 
 def key_navigation(key: str, on_move: Callable[[str], None]) -> None:
