@@ -20,6 +20,8 @@ from typing import Any
 
 CHANNEL = "ase:v1:roomev"
 ROOM_RE = re.compile(rb"[0-9a-f]{32}")
+WAKE_BATCH = 5     # phones woken at once; the next ones WAKE_GAP_S later (a phone's rerun: ~20 ms)
+WAKE_GAP_S = 0.12
 LOG = logging.getLogger("server.room_bus")
 
 
@@ -60,6 +62,18 @@ class RoomBus:
     def _wake(self, room: str) -> None:
         with self._lock:
             targets = list(self._listeners.get(room, {}).items())
+        if len(targets) > WAKE_BATCH:  # a few at a time, so that the reruns queue rather than all share
+            threading.Thread(target=self._wake_in_batches, args=(room, targets), daemon=True).start()
+        else:
+            self._wake_these(room, targets)
+
+    def _wake_in_batches(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
+        for i in range(0, len(targets), WAKE_BATCH):
+            if i:
+                time.sleep(WAKE_GAP_S)
+            self._wake_these(room, targets[i:i + WAKE_BATCH])
+
+    def _wake_these(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
         gone = []
         for who, wake in targets:
             try:

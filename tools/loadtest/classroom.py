@@ -53,6 +53,7 @@ class Move:
     step: int
     at: float                 # when the teacher pressed (seconds since the class began)
     arrivals: dict[int, float] = field(default_factory=dict)  # student → seconds until shown
+    shown: float = float("nan")  # when the projector showed it (the teacher's run finished)
 
 
 @dataclass
@@ -133,6 +134,7 @@ async def teacher(plan: ClassPlan, base_url: str, rec: ClassRecord, ready: async
         move = Move(kind, step, rec.now())
         rec.moves.append(move)
         await run(kind, tab.click(key, plan.timeout))
+        move.shown = rec.now()
 
     try:
         await tab.connect(link="/lesson")
@@ -276,6 +278,8 @@ def class_seconds(plan: ClassPlan) -> float:
 def summarise_class(rec: ClassRecord) -> dict[str, Any]:
     """Move arrival (share of phones within 2 s, p50/p95/max), the projector's count lag, runs."""
     delays = [d for m in rec.moves for d in m.arrivals.values()]
+    after_projector = [max(0.0, m.at + d - m.shown) for m in rec.moves for d in m.arrivals.values()]
+    projector = [m.shown - m.at for m in rec.moves]
     expected = len(rec.moves) * rec.plan.students
     lags, superseded = [], 0
     seen: dict[tuple[int, int], int] = {}
@@ -299,6 +303,10 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "within_2s": sum(d <= 2.0 for d in delays) / expected if expected else float("nan"),
         "arrival_p50": percentile(delays, 50), "arrival_p95": percentile(delays, 95),
         "arrival_max": max(delays, default=float("nan")),
+        "projector_p50": percentile(projector, 50), "projector_max": max(projector, default=float("nan")),
+        "after_projector_within_2s":
+            sum(d <= 2.0 for d in after_projector) / expected if expected else float("nan"),
+        "after_projector_p95": percentile(after_projector, 95),
         "answers": len(rec.answers), "count_lag_p95": percentile(lags, 95),
         "count_lag_max": max(lags, default=float("nan")), "count_lags": len(lags),
         "count_superseded": superseded,
@@ -317,6 +325,9 @@ def class_table(s: dict[str, Any]) -> str:
              f"  teacher's move on the phones: {100 * s['within_2s']:.1f} % within 2 s; "
              f"p50 {s['arrival_p50']:.2f} s, p95 {s['arrival_p95']:.2f} s, max {s['arrival_max']:.2f} s; "
              f"missed {s['missed']} of {s['expected']}",
+             f"  the projector itself showed each move after p50 {s['projector_p50']:.2f} s, max "
+             f"{s['projector_max']:.2f} s; the phones after it: {100 * s['after_projector_within_2s']:.1f} % "
+             f"within 2 s, p95 {s['after_projector_p95']:.2f} s",
              f"  projector's count: {s['answers']} answers, lag p95 {s['count_lag_p95']:.2f} s, "
              f"max {s['count_lag_max']:.2f} s ({s['count_superseded']} given < 2 s before the teacher "
              "moved on)",
