@@ -300,6 +300,8 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
     return {
         "code": rec.code, "students": rec.plan.students, "moves": [m.kind for m in rec.moves],
         "arrivals": len(delays), "expected": expected, "missed": expected - len(delays),
+        "missed_by_move": [f"{m.kind} {m.step}: {rec.plan.students - len(m.arrivals)}" for m in rec.moves
+                           if len(m.arrivals) < rec.plan.students],
         "within_2s": sum(d <= 2.0 for d in delays) / expected if expected else float("nan"),
         "arrival_p50": percentile(delays, 50), "arrival_p95": percentile(delays, 95),
         "arrival_max": max(delays, default=float("nan")),
@@ -324,7 +326,7 @@ def class_table(s: dict[str, Any]) -> str:
     lines = [f"class {s['code']}: {s['students']} phones, moves {' '.join(s['moves'])}",
              f"  teacher's move on the phones: {100 * s['within_2s']:.1f} % within 2 s; "
              f"p50 {s['arrival_p50']:.2f} s, p95 {s['arrival_p95']:.2f} s, max {s['arrival_max']:.2f} s; "
-             f"missed {s['missed']} of {s['expected']}",
+             f"missed {s['missed']} of {s['expected']} ({', '.join(s['missed_by_move']) or 'none'})",
              f"  the projector itself showed each move after p50 {s['projector_p50']:.2f} s, max "
              f"{s['projector_max']:.2f} s; the phones after it: {100 * s['after_projector_within_2s']:.1f} % "
              f"within 2 s, p95 {s['after_projector_p95']:.2f} s",
