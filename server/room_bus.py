@@ -20,8 +20,8 @@ from typing import Any
 
 CHANNEL = "ase:v1:roomev"
 ROOM_RE = re.compile(rb"[0-9a-f]{32}")
-WAKE_BATCH = 5     # phones woken at once; the next ones WAKE_GAP_S later (a phone's rerun: ~20 ms)
-WAKE_GAP_S = 0.12
+WAKE_BATCH = 8     # phones woken at once; the next ones WAKE_GAP_S later (a phone's rerun: ~20 ms)
+WAKE_GAP_S = 0.1
 LOG = logging.getLogger("server.room_bus")
 
 
@@ -69,8 +69,7 @@ class RoomBus:
 
     def _wake_in_batches(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
         for i in range(0, len(targets), WAKE_BATCH):
-            if i:
-                time.sleep(WAKE_GAP_S)
+            time.sleep(WAKE_GAP_S)  # the first batch too: the teacher's own run, which made the change, first
             self._wake_these(room, targets[i:i + WAKE_BATCH])
 
     def _wake_these(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:

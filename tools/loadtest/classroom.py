@@ -211,10 +211,12 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
                 give_up = min(give_up, time.monotonic() + 15.0)
                 if time.monotonic() > give_up:
                     break
-            poll = next(iter(tab.auto), None)
-            if poll is None:  # the class ended (the page no longer follows a room)
+            if phone_state(tab) == ("end",):  # the class ended: the page no longer follows a room
                 arrived()
                 break
+            # its slow poll's timer (a whole run interrupted before the page drew it has none: the
+            # room's wakes still come, and the next whole run sets the timer again)
+            poll = next(iter(tab.auto), None)
             # a run the server starts by itself: the room woke this phone
             pick = _pick(tab)
             when = float("inf")
@@ -227,7 +229,9 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
                 if woken.full:
                     arrived()
                 continue
-            if time.monotonic() >= next_poll:  # the phone's own slow poll, as its browser's timer sends it
+            if poll is None and time.monotonic() >= next_poll:
+                next_poll = time.monotonic() + 1.0  # no timer now: look again in a second
+            if poll is not None and time.monotonic() >= next_poll:  # the phone's own slow poll
                 result = await tab.fragment(poll, plan.timeout)
                 rec.runs.append(("student:" + ("follow" if result.full else "poll"), result))
                 if result.full:
