@@ -4,11 +4,14 @@ real server on a free loopback port."""
 from __future__ import annotations
 
 import ast
+import json
 import os
+import shutil
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -17,6 +20,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 ARTIFACTS = ROOT / "tests" / "artifacts"
+_SERIAL_FILE = pytest.StashKey[Path]()
 
 # The views that import torch as they open: (url_path, query key, value). Every page's default view
 # opens without it; its link asks for it with key=value.
@@ -39,8 +43,77 @@ _CURRENT: list[pytest.Item] = []
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """A fresh axe report per run (tests/axe_check.py appends to it, view by view)."""
-    (ARTIFACTS / "axe-report.jsonl").unlink(missing_ok=True)
+    """A fresh axe report per run (tests/axe_check.py appends to it, view by view); under xdist, by
+    the controlling process only (a worker started late must not empty it mid-run)."""
+    if not hasattr(session.config, "workerinput"):
+        (ARTIFACTS / "axe-report.jsonl").unlink(missing_ok=True)
+
+
+# The README's command, `pytest -n 2 --dist loadgroup`: every browser and server test runs on one
+# worker, one after another and in file order, as without xdist (each module's server and browser
+# started once; never two servers, browsers or load tests at once), while the other worker runs the
+# rest of the suite. xdist's own loadgroup cannot do it here: it groups by renaming node ids, which
+# pytest 9.2's structured ids ignore (pytest-xdist#1386), so every test went its own way. Instead the
+# workers, which see the marks, write the ids of those tests to a file the controller gave them, and
+# the scheduler below reads it before it hands out the tests.
+SERIAL_GROUP = "browser-and-server"
+SERIAL_IDS = "ase_serial_ids"  # the file's path, in each worker's workerinput
+
+
+def serial(item: pytest.Item) -> bool:
+    return any(item.get_closest_marker(name) for name in ("browser", "server"))
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if getattr(config.option, "dist", "no") == "loadgroup" and not hasattr(config, "workerinput"):
+        config.stash[_SERIAL_FILE] = Path(tempfile.mkdtemp(prefix="ase-pytest-")) / "serial-ids.json"
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    path = config.stash.get(_SERIAL_FILE, None)
+    if path is not None:
+        shutil.rmtree(path.parent, ignore_errors=True)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_configure_node(node) -> None:
+    path = node.config.stash.get(_SERIAL_FILE, None)
+    if path is not None:
+        node.workerinput[SERIAL_IDS] = str(path)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    path = getattr(config, "workerinput", {}).get(SERIAL_IDS)
+    if path:  # both workers collect the same tests: either file will do, written whole
+        partial = Path(f"{path}.{os.getpid()}")
+        partial.write_text(json.dumps([item.nodeid for item in items if serial(item)]))
+        os.replace(partial, path)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    path = config.stash.get(_SERIAL_FILE, None)
+    if path is None:
+        return None
+    from xdist.scheduler import LoadScopeScheduling
+
+    class SerialGroupScheduling(LoadScopeScheduling):
+        """xdist's loadscope with one scope for the browser and server tests and one per other
+        test. The largest scope is handed out first: one worker takes the browser and server tests
+        and asks for more only once it is down to its last two; the other runs the rest, test by
+        test, in collection order (each module's fixtures built once)."""
+
+        ids: frozenset[str] = frozenset()
+
+        def schedule(self) -> None:
+            if self.collection is None:  # the first call: every worker has collected
+                self.ids = frozenset(json.loads(path.read_text()))
+            super().schedule()
+
+        def _split_scope(self, nodeid: str) -> str:
+            return SERIAL_GROUP if nodeid in self.ids else nodeid
+
+    return SerialGroupScheduling(config, log)
 
 
 @pytest.hookimpl(tryfirst=True)

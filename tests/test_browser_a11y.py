@@ -20,8 +20,8 @@ from conftest import ARTIFACTS, require_browser
 from pages.ui.i18n import text_for
 from tools.app_driver import (
     VIEWPORTS,
+    full_height,
     open_sidebar,
-    screenshot_full,
     serve,
     wait_idle,
 )
@@ -243,11 +243,12 @@ def test_screenshots_through_colour_vision_filters(browser, server, view):
     open_view(page, server, view, "en")
     screens = ARTIFACTS / "screens"
     screens.mkdir(parents=True, exist_ok=True)
-    screenshot_full(page, screens / f"cvd-{name}-normal.png")  # the whole page: every chart
-    for kind, matrix in CVD.items():  # one page, its filter replaced: no reload per filter
-        assert "url" in page.evaluate(FILTER_JS, matrix)
-        page.wait_for_timeout(300)
-        screenshot_full(page, screens / f"cvd-{name}-{kind}.png")
+    with full_height(page):  # the whole page: every chart
+        page.screenshot(path=str(screens / f"cvd-{name}-normal.png"), scale="css")
+        for kind, matrix in CVD.items():  # one page, its filter replaced: no reload nor resize per filter
+            assert "url" in page.evaluate(FILTER_JS, matrix)
+            page.wait_for_timeout(300)
+            page.screenshot(path=str(screens / f"cvd-{name}-{kind}.png"), scale="css")
     page.close()
 
 

@@ -131,17 +131,26 @@ def overflow(page: Any) -> list[str]:
     return page.evaluate(OVERFLOW_JS)
 
 
-def screenshot_full(page: Any, path: Path, max_height: int = 12_000) -> None:
-    """The whole page as one image: the viewport grown to the main area's height (Streamlit's main
-    area scrolls inside a fixed-size page, so Playwright's full_page sees one screen only), at one
-    pixel per CSS pixel (a phone's 3× would make a 27,000-pixel-tall image slow to encode)."""
+@contextlib.contextmanager
+def full_height(page: Any, max_height: int = 12_000) -> Iterator[None]:
+    """The viewport grown to the main area's height while inside (Streamlit's main area scrolls
+    inside a fixed-size page, so Playwright's full_page sees one screen only), then restored."""
     size = page.viewport_size
     height = page.evaluate("""() => { const m = document.querySelector('[data-testid="stMain"]');
                                        return m ? m.scrollHeight : document.body.scrollHeight; }""")
     page.set_viewport_size({"width": size["width"], "height": min(max_height, max(size["height"], height))})
     page.wait_for_timeout(600)
-    page.screenshot(path=str(path), scale="css")
-    page.set_viewport_size(size)
+    try:
+        yield
+    finally:
+        page.set_viewport_size(size)
+
+
+def screenshot_full(page: Any, path: Path, max_height: int = 12_000) -> None:
+    """The whole page as one image (full_height), at one pixel per CSS pixel (a phone's 3× would
+    make a 27,000-pixel-tall image slow to encode)."""
+    with full_height(page, max_height):
+        page.screenshot(path=str(path), scale="css")
 
 
 def browser_missing() -> str | None:
