@@ -194,7 +194,7 @@ projector = page_toggle("lesson_projector", "lesson.projector", container=nav, s
 if locked and cls.role != "student":
     nav.markdown(f":material/lock: {t('lesson.locked')}", help=t("lesson.lock.what"))
 if cls.role is None and not locked:
-    live_class.entry(nav)
+    live_class.entry()
 classroom.page_style(locked, projector)
 live_class.ended_notice()
 if cls.teacher:

@@ -23,7 +23,6 @@ student). Nothing here imports Streamlit; the page (pages/ui/live_class.py) draw
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import hmac
 import secrets
@@ -53,14 +52,6 @@ from server.room_state import (
     valid_code,
 )
 from server.store import Store, store_key
-
-
-@functools.lru_cache(maxsize=256)
-def _decoded(data: bytes) -> Room:
-    """decode_room, once per distinct value: every phone of a class polls the same bytes each second
-    (the Room is shared: callers copy what they change)."""
-    return decode_room(data)
-
 
 INDEX_KEY = store_key("roomidx", hashlib.sha256(b"rooms").hexdigest()[:32])
 
@@ -98,7 +89,7 @@ class Rooms:
         if data is None:
             return None, "unavailable" if not getattr(self.store, "up", True) else "unknown"
         try:
-            return _decoded(bytes(data)), "ok"
+            return decode_room(bytes(data)), "ok"
         except RoomError:
             return None, "unknown"
 

@@ -26,7 +26,7 @@ from conftest import ARTIFACTS, require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
-from tools.app_driver import launch_chromium, serve, wait_first_render, wait_idle
+from tools.app_driver import launch_chromium, open_sidebar, serve, wait_first_render, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -230,6 +230,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
     phones = {"en": new_page(browser, PHONE, f"{server}/lesson?room={code}"),
               "zh": new_page(browser, PHONE, f"{server}/lesson?room={code}&lang=zh")}
     typed = new_page(browser, PHONE, f"{server}/lesson")
+    open_sidebar(typed)  # "Join a class" is in the sidebar, which a phone opens first
     typed.locator('[data-testid="stPopover"] button').filter(has_text=say("class.join", "en")).click()
     typed.locator(".st-key-class_typed input").fill(f"{code[:3].lower()} {code[3:].lower()}")
     typed.locator(".st-key-class_typed input").press("Enter")

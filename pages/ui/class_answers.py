@@ -53,7 +53,7 @@ def answers_chart(labels: tuple[str, ...], votes: tuple[tuple[int, ...], ...], c
     base = alt.Chart(df).encode(y=y, x=x, yOffset=alt.YOffset("vote:N", sort=vote_names), color=colour,
                                 tooltip=tips)
     bars = base.mark_bar(height={"band": 0.9})
-    text = base.mark_text(align="left", dx=4, fontSize=size, color="#000000").encode(text="text:N")
+    text = base.mark_text(align="left", dx=4, fontSize=size, color="#000000").encode(text=alt.Text("text:N"))
     per_bar = (30 if projector else 26) if len(votes) == 1 else (22 if projector else 18)
     drawn = alt.layer(bars, text).properties(height=max(100, per_bar * len(labels) * len(votes)),
                                              autosize=alt.AutoSizeParams(type="fit-x", contains="padding"))

@@ -176,11 +176,14 @@ def status_text(status: str) -> str:
 # ---------------------------------------------------------------- bars above the step
 
 
-def entry(nav) -> None:
-    """Start a class (the teacher) or join one (a student without the QR code), in the nav row."""
-    nav.button(t("class.start"), icon=":material/groups:", key="class_start", on_click=start,
-               help=t("class.start.help"))
-    with nav.popover(t("class.join"), icon=":material/login:"):
+def entry() -> None:
+    """Start a class (the teacher) or join one (a student without the QR code): in the sidebar, so
+    that a step stays one projector screen."""
+    box = st.sidebar.container(key="class_entry")
+    box.markdown(f"**{t('class.sidebar')}**")
+    box.button(t("class.start"), icon=":material/groups:", key="class_start", on_click=start,
+               help=t("class.start.help"), width="stretch")
+    with box.popover(t("class.join"), icon=":material/login:", width="stretch"):
         st.text_input(t("class.join.code"), key="class_typed", max_chars=16, placeholder="ACD347")
         st.button(t("class.join.go"), key="class_join", on_click=join_typed, type="primary")
     problem = st.session_state.pop("class_problem", None)

@@ -4,6 +4,7 @@ bar, and every refusal the room can answer."""
 
 TEXT: dict[str, dict[str, str]] = {
     # start and join
+    "class.sidebar": {"en": "Live class", "zh": "实时课堂"},
     "class.start": {"en": "Start a class", "zh": "开始课堂"},
     "class.start.help": {
         "en": "Students join on their phones with a short code; they follow your steps, answer each question, and the projector shows the room's answers before you reveal the measurement.",
