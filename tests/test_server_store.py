@@ -149,9 +149,11 @@ def test_a_lease_keeps_a_claim_alive_and_releases_it():
     store = MemoryStore()
     key = store_key("claim", "ef" * 10)
     beats: list = []
-    assert store.claim(key, "me", 0.15)
-    with Lease(store, key, "me", 0.15, beat=lambda: beats.append(1)).held() as lease:
-        time.sleep(0.5)
+    # a 0.6-s claim renewed every 0.2 s, held for 1.5 s (CI runs this beside the browser tests on 2
+    # cores: 0.15 s left a renewing thread too little room)
+    assert store.claim(key, "me", 0.6)
+    with Lease(store, key, "me", 0.6, beat=lambda: beats.append(1)).held() as lease:
+        time.sleep(1.5)
         assert store.exists(key) and not lease.lost
     assert beats and not store.exists(key)
 
