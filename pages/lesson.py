@@ -11,7 +11,7 @@ import pandas as pd
 import streamlit as st
 
 from core import lesson
-from pages.ui import classroom, live_class
+from pages.ui import class_end, classroom, live_class
 from pages.ui.charts import layered, show_chart
 from pages.ui.compute import cached
 from pages.ui.controls import page_select, page_slider, page_toggle
@@ -196,7 +196,7 @@ if locked and cls.role != "student":
 if cls.role is None and not locked:
     live_class.entry()
 classroom.page_style(locked, projector)
-live_class.ended_notice()
+class_end.ended_notice()
 if cls.teacher:
     live_class.teacher_bar(cls, st.context.url)
 elif cls.role == "student":
@@ -274,8 +274,8 @@ elif cls.following:
     left.caption(t("class.student.wait"))
 
 if cls.teacher:
-    live_class.end_dialog(cls)
-    live_class.link_dialog(cls, st.context.url)
+    class_end.end_dialog(cls)
+    class_end.link_dialog(cls, st.context.url)
 
 if st.session_state.pop("lesson_share_open", False):
     params = url_params()  # every control of this view has been drawn: the link is complete
