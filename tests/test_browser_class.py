@@ -26,7 +26,7 @@ from conftest import ARTIFACTS, require_browser
 
 from core import lesson
 from pages.ui.i18n import text_for
-from tools.app_driver import launch_chromium, open_sidebar, serve, wait_first_render, wait_idle
+from tools.app_driver import open_sidebar, serve, wait_first_render, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
 
@@ -72,15 +72,6 @@ def server():
     with serve(ARTIFACTS / "streamlit-class.log") as url:
         yield url
 
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
 
 
 def say(key: str, lang: str, **fmt: object) -> str:
