@@ -3,8 +3,9 @@
 Every child starts a new session (its own process group, so a signal reaches whatever it starts
 too) and, through util-linux's `setpriv --pdeathsig TERM`, asks Linux to send it SIGTERM once the
 thread that started it is gone: a cluster killed without a chance to clean up (SIGKILL) leaves no
-server behind. Where setpriv is missing, only that last guarantee is lost (`stop_all` still ends
-every group).
+server behind. `spawn` returns only once setpriv has made that request and run the command (a parent
+killed before it would leave the child orphaned for good). Where setpriv is missing, only that last
+guarantee is lost (`stop_all` still ends every group).
 """
 
 from __future__ import annotations
@@ -33,8 +34,25 @@ def free_port() -> int:
 def spawn(cmd: Sequence[str], log: Path, cwd: Path, env: dict[str, str] | None = None) -> subprocess.Popen:
     """Start `cmd` in its own process group, stdout and stderr appended to `log`."""
     with open(log, "ab") as out:
-        return subprocess.Popen([*DIE_WITH_PARENT, *cmd], cwd=cwd, env=env, stdout=out,
+        proc = subprocess.Popen([*DIE_WITH_PARENT, *cmd], cwd=cwd, env=env, stdout=out,
                                 stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL, start_new_session=True)
+    if DIE_WITH_PARENT:
+        _wait_past_setpriv(proc)
+    return proc
+
+
+def _wait_past_setpriv(proc: subprocess.Popen, timeout: float = 5.0) -> None:
+    """Wait until `proc` is no longer setpriv itself: setpriv asks for the death signal before it
+    executes the command, so from then on the child dies with this process."""
+    exe = Path(f"/proc/{proc.pid}/exe")
+    deadline = time.monotonic() + timeout
+    while proc.poll() is None and time.monotonic() < deadline:
+        try:
+            if Path(os.readlink(exe)) != SETPRIV:
+                return
+        except OSError:  # gone, or not ours to read: nothing to wait for
+            return
+        time.sleep(0.001)
 
 
 def signal_group(proc: subprocess.Popen, sig: int) -> bool:
