@@ -49,19 +49,28 @@ def pytest_sessionstart(session: pytest.Session) -> None:
         (ARTIFACTS / "axe-report.jsonl").unlink(missing_ok=True)
 
 
-# The README's command, `pytest -n 2 --dist loadgroup`: every browser and server test runs on one
-# worker, one after another and in file order, as without xdist (each module's server and browser
-# started once; never two servers, browsers or load tests at once), while the other worker runs the
-# rest of the suite. xdist's own loadgroup cannot do it here: it groups by renaming node ids, which
-# pytest 9.2's structured ids ignore (pytest-xdist#1386), so every test went its own way. Instead the
-# workers, which see the marks, write the ids of those tests to a file the controller gave them, and
-# the scheduler below reads it before it hands out the tests.
+# The README's command, `pytest -n 2 --dist loadgroup`: the browser and server tests run in two
+# lanes, each on one worker, one test after another in file order as without xdist (each module's
+# server and browser started once). The first lane holds every test that times something, starts
+# several servers or loads one (hosting, load tests, the cluster, the class's timings): never two of
+# those at once. The second holds browser modules that check what a page shows and nothing timed
+# (SECOND_LANE); its worker then runs the rest of the suite. xdist's own loadgroup cannot do it here:
+# it groups by renaming node ids, which pytest 9.2's structured ids ignore (pytest-xdist#1386), so
+# every test went its own way. Instead the workers, which see the marks, write each such test's lane
+# to a file the controller gave them, and the scheduler below reads it before it hands out the tests.
 SERIAL_GROUP = "browser-and-server"
+SECOND_GROUP = "browser-views"
+SECOND_LANE = frozenset({"test_browser_lesson.py", "test_browser_a11y.py", "test_browser_factcheck.py"})
 SERIAL_IDS = "ase_serial_ids"  # the file's path, in each worker's workerinput
 
 
 def serial(item: pytest.Item) -> bool:
     return any(item.get_closest_marker(name) for name in ("browser", "server"))
+
+
+def lane(item: pytest.Item) -> str:
+    """The scope of a browser or server test: the second lane's, or the first."""
+    return SECOND_GROUP if item.path.name in SECOND_LANE else SERIAL_GROUP
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -86,7 +95,10 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     path = getattr(config, "workerinput", {}).get(SERIAL_IDS)
     if path:  # both workers collect the same tests: either file will do, written whole
         partial = Path(f"{path}.{os.getpid()}")
-        partial.write_text(json.dumps([item.nodeid for item in items if serial(item)]))
+        # A module with any such test goes whole into its lane: its other tests must not run on a
+        # worker while that module's browser (an event loop in the main thread) is still open.
+        mixed = {item.path for item in items if serial(item)}
+        partial.write_text(json.dumps({item.nodeid: lane(item) for item in items if item.path in mixed}))
         os.replace(partial, path)
 
 
@@ -98,20 +110,21 @@ def pytest_xdist_make_scheduler(config: pytest.Config, log):
     from xdist.scheduler import LoadScopeScheduling
 
     class SerialGroupScheduling(LoadScopeScheduling):
-        """xdist's loadscope with one scope for the browser and server tests and one per other
-        test. The largest scope is handed out first: one worker takes the browser and server tests
-        and asks for more only once it is down to its last two; the other runs the rest, test by
-        test, in collection order (each module's fixtures built once)."""
+        """xdist's loadscope with one scope per lane of browser and server tests and one per
+        other test. The largest scopes are handed out first, one to each worker: a worker asks for
+        more only once it is down to its last two, so the first lane's worker runs that lane alone
+        and the second lane's worker then runs the rest, test by test, in collection order (each
+        module's fixtures built once)."""
 
-        ids: frozenset[str] = frozenset()
+        lanes: dict[str, str] | None = None
 
         def schedule(self) -> None:
             if self.collection is None:  # the first call: every worker has collected
-                self.ids = frozenset(json.loads(path.read_text()))
+                self.lanes = json.loads(path.read_text())
             super().schedule()
 
         def _split_scope(self, nodeid: str) -> str:
-            return SERIAL_GROUP if nodeid in self.ids else nodeid
+            return (self.lanes or {}).get(nodeid, nodeid)
 
     return SerialGroupScheduling(config, log)
 
