@@ -16,7 +16,7 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from pages.ui import legacy_pages, live_class, nav, sidebar, url_state
-from pages.ui.i18n import has, t
+from pages.ui.i18n import current_lang, has, t
 from server.page_base import PageBase
 from server.shared import JANITOR, RESULTS, RUNS
 from server.startup import lifespan
@@ -56,17 +56,22 @@ FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.
 PAGE_ICON = "➗"
 
 
-@st.cache_resource(show_spinner=False)
 def warm_up_kernels() -> None:
     """On a GPU host, compile and check our CUDA kernels once per server in the background
-    (NVRTC takes seconds for attention_forward.cu); elsewhere nothing."""
+    (NVRTC takes seconds for attention_forward.cu); elsewhere nothing. Run as the server starts
+    (LIFESPAN), not by each script run."""
     from core import gpu
 
     gpu.warm_up_in_background()
 
 
 def build_pages() -> dict[str, list[st.Page]]:
-    """st.Page objects grouped by translated section title, in table order."""
+    """st.Page objects grouped by translated section title, in table order: built once per session
+    and language (each st.Page resolves its file on disk)."""
+    lang = current_lang()
+    kept = st.session_state.get("_app_pages")
+    if kept is not None and kept[0] == lang:
+        return kept[1]
     sections: dict[str, list[st.Page]] = {}
     for file, url_path, topic, icon, section in PAGE_TABLE:
         if not (ROOT / file).is_file():
@@ -76,6 +81,7 @@ def build_pages() -> dict[str, list[st.Page]]:
         page = st.Page(ROOT / file, title=title, icon=icon, url_path=url_path,
                        default=url_path == DEFAULT_PAGE)
         sections.setdefault(t(f"common.section.{section}"), []).append(page)
+    st.session_state["_app_pages"] = (lang, sections)
     return sections
 
 
@@ -84,7 +90,6 @@ def route(page: Callable[[], None] | None = None) -> None:
     given, is drawn instead of the page the URL names: everything else runs as for a page
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
-    warm_up_kernels()
     JANITOR.start()
     with RUNS.running():
         url_state.begin_run()
@@ -107,7 +112,7 @@ def route(page: Callable[[], None] | None = None) -> None:
             url_state.end_run()
 
 
-LIFESPAN = lifespan(FIRST_MODULES)
+LIFESPAN = lifespan(FIRST_MODULES, at_start=(warm_up_kernels,))
 MIDDLEWARE = [Middleware(StaticGzip),
               Middleware(StatsEndpoint, counters=RESULTS.counters,
                          base_url_path=st.get_option("server.baseUrlPath") or ""),

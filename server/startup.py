@@ -116,15 +116,19 @@ class WarmUp:
             self.loaded.append(name)
 
 
-def lifespan(first: tuple[str, ...]) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
-    """The server's lifespan: no Nagle's delay on its listening sockets, and a warm-up of `first`
-    (frozen, then torch) started."""
+def lifespan(first: tuple[str, ...], at_start: tuple[Callable[[], object], ...] = ()
+             ) -> Callable[[Any], contextlib.AbstractAsyncContextManager[None]]:
+    """The server's lifespan: no Nagle's delay on its listening sockets, a warm-up of `first`
+    (frozen, then torch) started, and each of `at_start` called once in a thread of its own (work
+    for the whole server, such as compiling GPU kernels, that no script run should pay for)."""
     warm_up = WarmUp(first)
 
     @contextlib.asynccontextmanager
     async def serving(_app: Any) -> AsyncIterator[None]:
         no_delay_on_listeners()
         warm_up.start()
+        for job in at_start:
+            threading.Thread(target=job, name=f"start-{getattr(job, '__name__', 'job')}", daemon=True).start()
         yield
 
     return serving

@@ -161,3 +161,31 @@ def test_a_reused_connection_gets_each_file_without_waiting_for_the_delayed_ack(
             assert response.status == 200 and body, name
         conn.close()
     assert statistics.median(took) < 0.040, [f"{t * 1000:.1f} ms" for t in took]
+
+
+def test_the_lifespan_runs_each_start_job_once_in_a_thread_of_its_own(monkeypatch):
+    """Work for the whole server (app.py: compiling GPU kernels) starts with the server, never in a
+    script run, and a slow job does not hold the server back from serving."""
+    import asyncio
+
+    from server import startup
+
+    monkeypatch.setattr(startup.WarmUp, "start", lambda self: True)  # nothing imported here
+    ran: list[str] = []
+    release = threading.Event()
+
+    def slow_job() -> None:
+        ran.append(threading.current_thread().name)
+        release.wait(5)
+
+    async def serve_once() -> float:
+        began = time.monotonic()
+        async with startup.lifespan((), at_start=(slow_job,))(None):
+            return time.monotonic() - began
+
+    waited = asyncio.run(serve_once())
+    release.set()
+    deadline = time.monotonic() + 5
+    while not ran and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert ran == ["start-slow_job"] and waited < 1.0
