@@ -91,7 +91,7 @@ def route(page: Callable[[], None] | None = None) -> None:
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     JANITOR.start()
-    with RUNS.running():
+    with RUNS.running(first=live_class.teaching()):
         url_state.begin_run()
         sidebar.seed_language()
         sections = build_pages()

@@ -1,5 +1,6 @@
 """Which script runs are in progress: a live timing says when it was measured on a busy server, and
-the warm-up and the janitor wait for a quiet server. Nothing here imports Streamlit."""
+the warm-up and the janitor wait for a quiet server; and runs that go first (a live class's
+teacher: the projector, and then every phone, waits for that run). Nothing here imports Streamlit."""
 
 from __future__ import annotations
 
@@ -7,6 +8,8 @@ import contextlib
 import threading
 import time
 from collections.abc import Iterator
+
+FIRST_WAIT_S = 1.0  # the longest a run waits for one that goes first
 
 
 class RunRegistry:
@@ -18,6 +21,8 @@ class RunRegistry:
         self._runs: dict[int, threading.Thread] = {}
         self._ended: float | None = None
         self.started = 0  # runs started since the server started
+        self.first = 0  # runs in progress that go first
+        self.held = 0  # runs that waited for one
 
     def start(self) -> None:
         me = threading.current_thread()
@@ -32,13 +37,34 @@ class RunRegistry:
             self._ended = time.monotonic()
 
     @contextlib.contextmanager
-    def running(self) -> Iterator[None]:
-        """`with RUNS.running():` around one script run (the router's)."""
+    def running(self, first: bool = False, wait_s: float = FIRST_WAIT_S) -> Iterator[None]:
+        """`with RUNS.running():` around one script run (the router's). A run that goes `first`
+        makes the runs that start meanwhile wait until it ends (`wait_s` at most): under load every
+        run shares the interpreter with the others, and a teacher's 0.1-s run took a second."""
+        if first:
+            with self._lock:
+                self.first += 1
+        else:
+            self.wait_for_first(wait_s)
         self.start()
         try:
             yield
         finally:
             self.end()
+            if first:
+                with self._lock:
+                    self.first -= 1
+
+    def wait_for_first(self, most_s: float, poll_s: float = 0.01) -> float:
+        """Sleep while a run that goes first is in progress, `most_s` at most; the seconds waited."""
+        if not self.first:
+            return 0.0
+        start = time.monotonic()
+        with self._lock:
+            self.held += 1
+        while self.first and time.monotonic() - start < most_s:
+            time.sleep(poll_s)
+        return time.monotonic() - start
 
     def quiet_since(self) -> float | None:
         """When (time.monotonic) the last run ended, None while a run is in progress or before any."""

@@ -250,6 +250,57 @@ def test_wait_idle_returns_as_soon_as_light_work_ends():
     assert 0.1 <= waited < 3.0  # far below the 5 s it would wait for a job that never ended
 
 
+def test_runs_that_start_while_a_teachers_run_goes_on_wait_for_its_end():
+    runs = RunRegistry()
+    inside, leave = threading.Event(), threading.Event()
+    started: dict[str, float] = {}
+
+    def teacher() -> None:
+        with runs.running(first=True):
+            inside.set()
+            leave.wait(10)
+            started["teacher_ends"] = time.monotonic()
+
+    def student() -> None:
+        with runs.running():
+            started["student"] = time.monotonic()
+
+    threads = [threading.Thread(target=teacher)]
+    threads[0].start()
+    inside.wait(10)
+    threads.append(threading.Thread(target=student))
+    threads[1].start()
+    time.sleep(0.2)
+    assert "student" not in started and runs.held == 1  # waiting, not running
+    leave.set()
+    for th in threads:
+        th.join(10)
+    assert started["teacher_ends"] <= started["student"] < started["teacher_ends"] + 0.2
+    assert runs.first == 0
+
+
+def test_a_run_waits_for_a_first_run_no_longer_than_its_limit():
+    runs = RunRegistry()
+    runs.first = 1  # a run going first that never ends (its thread killed mid-run)
+    began = time.monotonic()
+    with runs.running(wait_s=0.3):
+        waited = time.monotonic() - began
+    assert 0.3 <= waited < 1.0
+    runs.first = 0
+    began = time.monotonic()
+    with runs.running(wait_s=5):
+        assert time.monotonic() - began < 0.05  # no teacher: no wait
+
+
+def test_a_teachers_own_runs_never_wait():
+    runs = RunRegistry()
+    runs.first = 1
+    began = time.monotonic()
+    with runs.running(first=True, wait_s=5):
+        assert runs.first == 2
+    assert time.monotonic() - began < 0.05 and runs.first == 1
+
+
 def test_other_runs_are_counted_until_they_end_or_their_thread_does():
     runs = RunRegistry()
     runs.start()

@@ -101,6 +101,13 @@ def phone() -> bool:
     return bool(st.query_params.get("room")) and not st.query_params.get("teacher")
 
 
+def teaching() -> bool:
+    """Whether this session holds a class's teacher secret (checked by `resolve`, which drops a wrong
+    one): its runs go first on this server (app.py, server/runs.py)."""
+    ss = st.session_state
+    return bool(ss.get("class_code")) and bool(ss.get("class_secret"))
+
+
 def resolve() -> ClassView:
     """This session's place in a class, joining the room named by the link when needed."""
     ss = st.session_state
