@@ -9,7 +9,7 @@ import threading
 import time
 from collections.abc import Iterator
 
-FIRST_WAIT_S = 1.0  # the longest a run waits for one that goes first
+FIRST_WAIT_S = 1.0  # a run going first holds the others back during its first second at most
 
 
 class RunRegistry:
@@ -21,7 +21,7 @@ class RunRegistry:
         self._runs: dict[int, threading.Thread] = {}
         self._ended: float | None = None
         self.started = 0  # runs started since the server started
-        self.first = 0  # runs in progress that go first
+        self._firsts: dict[object, float] = {}  # runs in progress that go first → when they began
         self.held = 0  # runs that waited for one
 
     def start(self) -> None:
@@ -39,11 +39,13 @@ class RunRegistry:
     @contextlib.contextmanager
     def running(self, first: bool = False, wait_s: float = FIRST_WAIT_S) -> Iterator[None]:
         """`with RUNS.running():` around one script run (the router's). A run that goes `first`
-        makes the runs that start meanwhile wait until it ends (`wait_s` at most): under load every
-        run shares the interpreter with the others, and a teacher's 0.1-s run took a second."""
+        makes the runs that start during its first `FIRST_WAIT_S` seconds wait until it ends or
+        that time is up (a long run, a heavy page, holds no one back longer): under load every run
+        shares the interpreter with the others, and a teacher's 0.1-s run took a second."""
+        token = object()
         if first:
             with self._lock:
-                self.first += 1
+                self._firsts[token] = time.monotonic()
         else:
             self.wait_for_first(wait_s)
         self.start()
@@ -53,11 +55,19 @@ class RunRegistry:
             self.end()
             if first:
                 with self._lock:
-                    self.first -= 1
+                    self._firsts.pop(token, None)
+
+    @property
+    def first(self) -> int:
+        """Runs going first that are in their first FIRST_WAIT_S seconds."""
+        now = time.monotonic()
+        with self._lock:
+            return sum(1 for began in self._firsts.values() if now - began < FIRST_WAIT_S)
 
     def wait_for_first(self, most_s: float, poll_s: float = 0.01) -> float:
-        """Sleep while a run that goes first is in progress, `most_s` at most; the seconds waited."""
-        if not self.first:
+        """Sleep while a run going first is in its first FIRST_WAIT_S seconds, `most_s` at most; the
+        seconds waited."""
+        if not self._firsts or not self.first:
             return 0.0
         start = time.monotonic()
         with self._lock:

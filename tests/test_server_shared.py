@@ -279,26 +279,48 @@ def test_runs_that_start_while_a_teachers_run_goes_on_wait_for_its_end():
     assert runs.first == 0
 
 
-def test_a_run_waits_for_a_first_run_no_longer_than_its_limit():
+def test_a_long_first_run_holds_the_others_back_during_its_first_second_only(monkeypatch):
+    from server import runs as runs_module
+
+    monkeypatch.setattr(runs_module, "FIRST_WAIT_S", 0.3)
     runs = RunRegistry()
-    runs.first = 1  # a run going first that never ends (its thread killed mid-run)
-    began = time.monotonic()
-    with runs.running(wait_s=0.3):
-        waited = time.monotonic() - began
-    assert 0.3 <= waited < 1.0
-    runs.first = 0
+    inside, leave = threading.Event(), threading.Event()
+
+    def teacher() -> None:  # a heavy page: runs for seconds
+        with runs.running(first=True):
+            inside.set()
+            leave.wait(10)
+
+    th = threading.Thread(target=teacher)
+    th.start()
+    inside.wait(10)
     began = time.monotonic()
     with runs.running(wait_s=5):
-        assert time.monotonic() - began < 0.05  # no teacher: no wait
+        waited = time.monotonic() - began
+    assert 0.2 <= waited < 0.6 and th.is_alive()
+    began = time.monotonic()
+    with runs.running(wait_s=5):  # the teacher's run is past its first 0.3 s: no wait
+        assert time.monotonic() - began < 0.05
+    leave.set()
+    th.join(10)
+    assert runs.first == 0
+
+
+def test_no_run_going_first_no_wait():
+    runs = RunRegistry()
+    began = time.monotonic()
+    with runs.running(wait_s=5):
+        assert time.monotonic() - began < 0.05 and runs.held == 0
 
 
 def test_a_teachers_own_runs_never_wait():
     runs = RunRegistry()
-    runs.first = 1
-    began = time.monotonic()
-    with runs.running(first=True, wait_s=5):
-        assert runs.first == 2
-    assert time.monotonic() - began < 0.05 and runs.first == 1
+    with runs.running(first=True):
+        began = time.monotonic()
+        with runs.running(first=True, wait_s=5):  # another teacher, meanwhile
+            assert runs.first == 2
+        assert time.monotonic() - began < 0.05 and runs.first == 1
+    assert runs.first == 0
 
 
 def test_other_runs_are_counted_until_they_end_or_their_thread_does():
