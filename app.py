@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import legacy_pages, live_class, nav, sidebar, url_state
+from pages.ui import legacy_pages, live_class, nav, run_order, sidebar, url_state
 from pages.ui.i18n import current_lang, has, t
 from server.page_base import PageBase
 from server.shared import JANITOR, RESULTS, RUNS
@@ -122,4 +122,5 @@ MIDDLEWARE = [Middleware(StaticGzip),
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
+    run_order.install()  # a fragment's rerun waits for the last messages of a run just ended
     app = st.App(__file__, lifespan=LIFESPAN, middleware=MIDDLEWARE)

@@ -73,7 +73,7 @@ class ClassRecord:
         return time.monotonic() - self.t0
 
 
-def _pick(tab: BrowserTab) -> tuple[str, int, int] | None:
+def answer_pills(tab: BrowserTab) -> tuple[str, int, int] | None:
     """(widget key, step, vote) of the class answer pills this phone shows, if any."""
     for w in tab.widgets.values():
         m = PICK_RE.search(w.id)
@@ -89,7 +89,7 @@ def phone_state(tab: BrowserTab) -> tuple:
         return ("end",)
     m = re.search(r"(?:^|&)step=(\d+)", tab.query)
     step = int(m.group(1)) if m else 1
-    pick = _pick(tab)
+    pick = answer_pills(tab)
     return (step, pick[2], False) if pick else (step, None, True)
 
 
@@ -218,7 +218,7 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
             # room's wakes still come, and the next whole run sets the timer again)
             poll = next(iter(tab.auto), None)
             # a run the server starts by itself: the room woke this phone
-            pick = _pick(tab)
+            pick = answer_pills(tab)
             when = float("inf")
             if pick:
                 when = due.setdefault(pick[1:], time.monotonic() + rng.uniform(*plan.think))
@@ -238,7 +238,7 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
                     arrived()
                 next_poll = time.monotonic() + tab.auto.get(next(iter(tab.auto), ""), 1.0)
                 continue
-            pick = _pick(tab)
+            pick = answer_pills(tab)
             if pick is not None and time.monotonic() >= due.get(pick[1:], float("inf")):
                 key, step, vote = pick
                 widget = tab.widget(key)

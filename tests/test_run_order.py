@@ -1,0 +1,113 @@
+"""A fragment's rerun that arrives as a whole run ends waits for that run's last messages
+(pages/ui/run_order.py): the wrapper on its own, the Streamlit internals it reads, and phones
+answering as the teacher moves on a real server (tools/loadtest/crossing.py)."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import json
+import subprocess
+import sys
+from types import SimpleNamespace
+
+import pytest
+from conftest import ROOT, StreamlitServer
+from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.scriptrunner.script_runner import ScriptRunner
+from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+
+from pages.ui import run_order
+from tools.loadtest import crossing
+
+
+def _session(stopped: bool) -> SimpleNamespace:
+    requests = ScriptRequests()
+    if stopped:
+        requests.request_stop()
+    return SimpleNamespace(_scriptrunner=SimpleNamespace(_requests=requests))
+
+
+def _state(fragment: str = "") -> ClientState:
+    state = ClientState()
+    state.fragment_id = fragment
+    return state
+
+
+def test_the_internals_it_reads_are_there():
+    # the session's current runner, the runner's requests and their state, as run_order reads them
+    assert "self._scriptrunner" in inspect.getsource(AppSession.__init__)
+    assert "self._requests" in inspect.getsource(ScriptRunner.__init__)
+    assert run_order.runner_stopped(_session(stopped=True))
+    assert not run_order.runner_stopped(_session(stopped=False))
+    assert not run_order.runner_stopped(SimpleNamespace(_scriptrunner=None))
+    # and the reason for it: the session ignores the events of a runner that is no longer current
+    handler = inspect.getsource(AppSession._handle_scriptrunner_event_on_event_loop)
+    assert "sender is not self._scriptrunner" in handler
+
+
+def test_install_wraps_the_session_once(monkeypatch):
+    # importing app.py (as `streamlit run` does, and other tests) installs it: start from the bare one
+    original = getattr(AppSession.request_rerun, "__wrapped__", AppSession.request_rerun)
+    monkeypatch.setattr(AppSession, "request_rerun", original)  # restored afterwards
+    assert run_order.install() is True
+    assert AppSession.request_rerun.__wrapped__ is original
+    assert run_order.install() is False and AppSession.request_rerun.__wrapped__ is original
+
+
+def test_a_fragments_request_waits_while_the_runner_has_stopped_and_keeps_its_order():
+    calls: list[str] = []
+    wrapped = run_order.ordered(lambda session, state: calls.append(state.fragment_id or "whole"))
+    session = _session(stopped=True)
+
+    async def scenario() -> None:
+        wrapped(session, _state("answer"))
+        wrapped(session, _state("poll"))
+        await asyncio.sleep(0.03)
+        assert calls == []  # the stopped runner's shutdown has not been handled: both wait
+        wrapped(session, _state())  # a whole run's request is not held back
+        assert calls == ["whole"]
+        session._scriptrunner = None  # the shutdown handled
+        await asyncio.sleep(0.03)
+
+    asyncio.run(scenario())
+    assert calls == ["whole", "answer", "poll"]
+
+
+def test_a_request_goes_at_once_when_the_runner_runs_and_at_most_after_the_wait():
+    calls: list[str] = []
+    wrapped = run_order.ordered(lambda session, state: calls.append(state.fragment_id), wait_s=0.05)
+
+    async def scenario() -> None:
+        wrapped(_session(stopped=False), _state("running"))
+        assert calls == ["running"]
+        wrapped(_session(stopped=True), _state("stuck"))  # its shutdown never comes
+        await asyncio.sleep(0.01)
+        assert calls == ["running"]
+        await asyncio.sleep(0.2)
+
+    asyncio.run(scenario())
+    assert calls == ["running", "stuck"]
+    wrapped(_session(stopped=True), _state("no loop"))  # off the event loop: nothing to wait behind
+    assert calls[-1] == "no loop"
+
+
+@pytest.mark.server
+def test_phones_answering_as_the_teacher_moves_all_show_the_move():
+    # without run_order, 15 of 576 phone-moves were lost this way (docs/live-class.md)
+    with StreamlitServer(log_name="crossing-server.log") as srv:
+        out = subprocess.run([sys.executable, "-m", "tools.loadtest.crossing", "--url", srv.url,
+                              "--phones", "16", "--classes", "1", "--steps", "4"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=300, check=False)
+    doc = json.loads(out.stdout)
+    assert doc["phone_moves"] == 16 * 12 and doc["answers"] >= 16 * 4, doc
+    assert doc["missed"] == 0 and out.returncode == 0, doc
+
+
+@pytest.mark.parametrize("args", [["--phones", "0"], ["--phones", "61"], ["--classes", "0"],
+                                  ["--steps", "5"]])
+def test_the_crossing_check_is_bounded(args):
+    with pytest.raises(SystemExit) as exc:
+        crossing.main(args)
+    assert exc.value.code == 2
