@@ -11,8 +11,9 @@ light sessions (driver.run_phase).
   a random `think` (a fifth change their mind once), and answers again in a second vote.
 
 Measured: for every teacher move (next step, second vote, reveal, end) the seconds until each phone
-showed it (its poll's rerun of the page finished), and how many phones never did; for every new
-answer, the seconds until the projector's count included it; every run's time and exceptions.
+showed it (after a whole run of its page that began after the move), and how many phones never did;
+for every new answer, the seconds until the projector's count included it; every run's time and
+exceptions.
 """
 
 from __future__ import annotations
@@ -189,10 +190,15 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
 
     def arrived() -> None:
         """Mark the moves up to the latest one this phone now shows as arrived (the state is
-        monotonic: showing a later move means the earlier ones were shown too)."""
+        monotonic: showing a later move means the earlier ones were shown too). Only moves made
+        before a whole run of the page began to arrive count: the answer's fragment draws the
+        question of the whole run before it (a phone's answer may redraw it after that run; Streamlit
+        then drops the whole run's copy of the fragment, unsent), so it never shows a move alone."""
         nonlocal seen
         shown = phone_state(tab)
-        latest = max((j for j in range(seen, len(rec.moves)) if matches(rec.moves[j], shown)), default=None)
+        since = tab.full_at - rec.t0
+        latest = max((j for j in range(seen, len(rec.moves))
+                      if rec.moves[j].at <= since and matches(rec.moves[j], shown)), default=None)
         if latest is None:
             return
         for move in rec.moves[seen:latest + 1]:
@@ -226,16 +232,14 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
             woken = await tab.listen(wait, plan.timeout)
             if woken is not None:
                 rec.runs.append(("student:woken" if woken.full else "student:pushed", woken))
-                if woken.full:
-                    arrived()
+                arrived()
                 continue
             if poll is None and time.monotonic() >= next_poll:
                 next_poll = time.monotonic() + 1.0  # no timer now: look again in a second
             if poll is not None and time.monotonic() >= next_poll:  # the phone's own slow poll
                 result = await tab.fragment(poll, plan.timeout)
                 rec.runs.append(("student:" + ("follow" if result.full else "poll"), result))
-                if result.full:
-                    arrived()
+                arrived()
                 next_poll = time.monotonic() + tab.auto.get(next(iter(tab.auto), ""), 1.0)
                 continue
             pick = answer_pills(tab)
@@ -246,8 +250,7 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
                 if options:
                     answer = await tab.choose(key, rng.choice(options), plan.timeout)
                     rec.runs.append(("student:answer", answer))
-                    if answer.full:  # a wake came first: this phone may show something new
-                        arrived()
+                    arrived()  # a wake may have come first: this phone may show something new
                     accepted = any(SENT_MARK in text for text in answer.texts)  # not "closed"
                     if accepted and (step, vote) not in sent:
                         sent.add((step, vote))
@@ -309,6 +312,9 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "within_2s": sum(d <= 2.0 for d in delays) / expected if expected else float("nan"),
         "arrival_p50": percentile(delays, 50), "arrival_p95": percentile(delays, 95),
         "arrival_max": max(delays, default=float("nan")),
+        "slowest": [f"{m.kind} {m.step}: phone {i} after {d:.2f} s"
+                    for d, m, i in sorted(((d, m, i) for m in rec.moves for i, d in m.arrivals.items()),
+                                          key=lambda x: -x[0])[:5] if d > 2.0],
         "projector_p50": percentile(projector, 50), "projector_max": max(projector, default=float("nan")),
         "after_projector_within_2s":
             sum(d <= 2.0 for d in after_projector) / expected if expected else float("nan"),

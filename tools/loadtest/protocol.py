@@ -95,6 +95,7 @@ class BrowserTab:
         self.path = ""
         self.widgets: dict[str, Widget] = {}
         self.auto: dict[str, float] = {}       # fragment id → seconds between its automatic reruns
+        self.full_at = float("-inf")           # when (time.monotonic) a whole run last began to arrive
         self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
     async def connect(self, timeout: float = 10.0, link: str = "/") -> None:
@@ -291,6 +292,7 @@ class BrowserTab:
                     if not fragment_run:  # a whole run: the frontend forgets every timer
                         self.auto = {}
                         result.full = True
+                        self.full_at = time.monotonic()
                     drawn = {}
                 elif kind == "auto_rerun":
                     self.auto[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
