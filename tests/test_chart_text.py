@@ -181,6 +181,7 @@ def shown_charts():
     return out
 
 
+@pytest.mark.slow  # every page in both languages: 26 s of setup
 def test_every_chart_has_a_text_alternative_with_a_number_in_the_page_and_in_its_spec(shown_charts):
     for page, lang, name, fig, html in shown_charts:
         assert re.search(r"\d", fig.description), (page, lang, name, fig.description)
@@ -196,6 +197,7 @@ def _escaped(text: str) -> str:
     return escape(text)
 
 
+@pytest.mark.slow  # every page in both languages: 26 s of setup
 def test_every_chart_shows_its_data_as_a_table_when_asked(shown_charts):
     for page, lang, name, fig, html in shown_charts:
         tables = tables_html(fig)
@@ -206,12 +208,14 @@ def test_every_chart_shows_its_data_as_a_table_when_asked(shown_charts):
             assert panel_table(panel, fig.title)
 
 
+@pytest.mark.slow  # every page in both languages: 26 s of setup
 def test_every_chart_tells_its_series_apart_by_more_than_colour(shown_charts):
     for page, _, name, fig, _ in shown_charts:
         for spec in fig.views:
             assert colour_only_fields(spec) == set(), (page, name)
 
 
+@pytest.mark.slow  # every page in both languages: 26 s of setup
 def test_every_chart_colour_has_the_contrast_wcag_asks(shown_charts):
     """Marks that carry information ≥ 3:1 on the chart background, text in a chart ≥ 4.5:1
     (tests/test_chart_colours.py measures them)."""
