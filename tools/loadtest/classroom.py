@@ -348,5 +348,6 @@ def class_table(s: dict[str, Any]) -> str:
         lines.append(f"  {kind:<20} {r['runs']:>6} runs  p50 {r['p50']:.3f} s  p95 {r['p95']:.3f} s")
     if s["replicas"]:
         lines.append("  phones per replica: " + ", ".join(f"{k} {v}" for k, v in s["replicas"].items()))
+    lines += [f"  slow: {x}" for x in s["slowest"]]
     lines += [f"  problem: {p}" for p in s["problems"]]
     return "\n".join(lines)
