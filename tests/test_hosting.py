@@ -5,7 +5,6 @@ missing. Each test starts its own server on a free loopback port; none asserts a
 from __future__ import annotations
 
 import asyncio
-import os
 import threading
 import time
 import urllib.request
@@ -20,6 +19,7 @@ from server.memory import QUIET_S
 from tools.loadtest.driver import CHARTLESS_ON_OPEN, Phase, charted, run_phase
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
 from tools.loadtest.report import summarise
+from tools.loadtest.unique_cost import cpu_seconds
 
 pytestmark = pytest.mark.server
 
@@ -50,12 +50,6 @@ async def open_in_new_tab(url: str, link: str, timeout: float) -> tuple:
     result = await tab.open(link, timeout)
     await tab.close()
     return result, tab
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU time of a process so far (from /proc/PID/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_many_deep_links_at_once_on_a_fresh_server():
