@@ -8,7 +8,7 @@ import math
 from collections.abc import Sequence
 
 from core import budget
-from core.sampling import dot_cost
+from core.sampling import FEW_DRAWS, dot_cost
 
 DK_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 13))  # 2 … 4096
 N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
@@ -16,7 +16,7 @@ N_GRID: tuple[int, ...] = tuple(2**i for i in range(1, 11))   # 2 … 1024
 APP_BUDGET_S = 0.4
 PRECISION_BUDGET_S = APP_BUDGET_S / 2  # three dtypes, each a dozen elementwise NumPy passes
 PRECISION_MIN_QUERIES = 16
-# The variance sweep with normal components costs two draws a sample whatever d_k
+# The variance sweep with normal or Rademacher components costs two draws a sample whatever d_k
 # (core.sampling.dot_products): a quarter of the budget buys more samples than the whole budget
 # did when every sample drew 2·d_k components.
 VARIANCE_BUDGET_S = APP_BUDGET_S / 4
@@ -63,7 +63,7 @@ def variance_samples(trials: int, n: int, dks: Sequence[int], gpu: bool = False,
     model of core.experiments.variance: dot_cost draws a sample, as many elementwise steps)."""
     per = sum(dot_cost(d, dist) for d in dks)
     seconds = budget.estimate_seconds(samples=per, elementwise=per + 6.0 * len(dks), gpu=gpu)
-    return fit_trials(trials * n, seconds, budget_s=VARIANCE_BUDGET_S if dist == "normal" else APP_BUDGET_S)
+    return fit_trials(trials * n, seconds, budget_s=VARIANCE_BUDGET_S if dist in FEW_DRAWS else APP_BUDGET_S)
 
 
 def precision_trials(trials: int, n: int, dks: Sequence[int], n_scales: int) -> int:

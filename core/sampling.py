@@ -13,11 +13,14 @@ from typing import Any
 
 import numpy as np
 
+from core.budget import CHUNK_BYTES
 from core.errors import InputError
 
 DISTRIBUTIONS: tuple[str, ...] = ("normal", "uniform", "rademacher")
 # E[x⁴] of each unit-variance distribution: Var(q·k) = d_k·(1 + ρ²(κ − 2)) (κ = 3 gives d_k(1 + ρ²)).
 KURTOSIS: dict[str, float] = {"normal": 3.0, "uniform": 9.0 / 5.0, "rademacher": 1.0}
+# Components whose q·k samples take two draws at most, whatever d_k (dot_products).
+FEW_DRAWS: tuple[str, ...] = ("normal", "rademacher")
 
 
 def check_distribution(dist: str) -> str:
@@ -64,36 +67,66 @@ def correlate(rng: Any, q: Any, rho: float, dtype: str) -> Any:
 def dot_products(rng: Any, t: int, d: int, rho: float, dist: str, dtype: str) -> Any:
     """t samples of q·k for q, k with d components each (k correlated with q at ρ), in float64.
 
-    Normal components are drawn exactly in distribution without forming q or k: by the rotation
-    invariance of z ~ N(0, I_d), q·z = ‖q‖·z₁ with z₁ ~ N(0, 1) independent of q, so with
-    ‖q‖² ~ χ²_d,
-        q·k = ρ‖q‖² + √(1 − ρ²)·‖q‖·z₁
-    (two draws a sample instead of 2·d). Uniform and Rademacher components are drawn and
-    multiplied, products summed in float64 (`dtype` is the dtype of the draws).
+    Drawn exactly in distribution with as few draws as each case allows. The correlated key is
+    k = ρ·q + √(1 − ρ²)·z with z ~ N(0, I_d) (`correlate`), and by the rotation invariance of z,
+    q·z = ‖q‖·z₁ with z₁ ~ N(0, 1) independent of q, so
+        q·k = ρ‖q‖² + √(1 − ρ²)·‖q‖·z₁;
+    - normal: ‖q‖² ~ χ²_d, two draws a sample (with ρ = 0 too: z is then k itself);
+    - rademacher: ‖q‖² = d exactly, one draw a sample; with ρ = 0, k is ±1 too, every q_i·k_i is an
+      independent ±1, and q·k = 2·B − d with B ~ Binomial(d, ½): one draw;
+    - uniform: ‖q‖² from q's d draws (d + 1 a sample instead of 2·d); with ρ = 0, q and k are drawn
+      and multiplied, products summed in float64 (`dtype` is the dtype of the draws).
     """
     if dist == "normal":
         r2 = rng.chisquare(float(d), size=t)
-        z = rng.standard_normal(t, dtype="float64")
-        z *= r2**0.5
+        norm = r2**0.5
+    elif dist == "rademacher" and rho != 0.0:
+        r2, norm = float(d), math.sqrt(d)
+    elif dist == "rademacher":
+        if not hasattr(rng, "binomial"):  # a backend without it: ±1 draws, in blocks of bounded size
+            return _products(rng, t, d, dist, dtype, block=max(1, CHUNK_BYTES // (3 * d)))
+        b = rng.binomial(d, 0.5, size=t).astype("float64")
+        b *= 2.0
+        b -= d
+        return b
+    else:
+        q = draw(rng, (t, d), dist, dtype)
         if rho == 0.0:
-            return z
-        z *= math.sqrt(max(0.0, 1.0 - rho * rho))
-        z += rho * r2
+            return _products(rng, t, d, dist, dtype, q=q)
+        r2 = (q * q).sum(axis=1, dtype="float64")
+        norm = r2**0.5
+    z = rng.standard_normal(t, dtype="float64")
+    z *= norm
+    if rho == 0.0:
         return z
-    q = draw(rng, (t, d), dist, dtype)
-    k = correlate(rng, q, rho, dtype) if rho else draw(rng, (t, d), dist, dtype)
-    return (q * k).sum(axis=1, dtype="float64")
+    z *= math.sqrt(max(0.0, 1.0 - rho * rho))
+    z += rho * r2
+    return z
+
+
+def _products(rng: Any, t: int, d: int, dist: str, dtype: str, q: Any = None,
+              block: int | None = None) -> Any:
+    """q·k for independent q and k drawn from `dist` and multiplied, summed in float64; `block` samples
+    at a time when given (q then drawn here)."""
+    if block is None or block >= t:
+        q = draw(rng, (t, d), dist, dtype) if q is None else q
+        return (q * draw(rng, (t, d), dist, dtype)).sum(axis=1, dtype="float64")
+    from core.attention import array_module
+
+    parts = [_products(rng, min(block, t - i), d, dist, dtype) for i in range(0, t, block)]
+    return array_module(parts[0]).concatenate(parts)
 
 
 def dot_cost(d: int, dist: str) -> float:
-    """Random draws one q·k sample costs (dot_products): 2 for normal components, else 2·d."""
-    return 2.0 if dist == "normal" else 2.0 * d
+    """Random draws one q·k sample costs (dot_products), at most: 2 for normal and Rademacher
+    components, 2·d for uniform ones."""
+    return 2.0 if dist in FEW_DRAWS else 2.0 * d
 
 
 def dot_bytes(d: int, dist: str, itemsize: int) -> int:
-    """Bytes one q·k sample holds in dot_products: three float64 numbers for normal components,
-    else three d-vectors of the draws' dtype (q, k and their product)."""
-    return 3 * 8 if dist == "normal" else 3 * d * itemsize
+    """Bytes one q·k sample holds in dot_products, at most: three float64 numbers for normal and
+    Rademacher components, else three d-vectors of the draws' dtype (q, k and their product)."""
+    return 3 * 8 if dist in FEW_DRAWS else 3 * d * itemsize
 
 
 def theory_variance(d_k: int, rho: float, dist: str) -> float:
@@ -113,6 +146,17 @@ def gram_scores(rng: Any, trials: int, n: int, d: int, rho: float, dtype: str) -
     """
     if d < n:
         raise ValueError("gram_scores needs d ≥ n")
+    L = _bartlett(rng, trials, n, d, dtype)
+    Z = rng.standard_normal((trials, n, n), dtype=dtype)
+    S = L @ Z
+    if rho:
+        S *= S.dtype.type(math.sqrt(max(0.0, 1.0 - rho * rho)))
+        S += (L @ L.swapaxes(-1, -2)) * S.dtype.type(rho)
+    return S
+
+
+def _bartlett(rng: Any, trials: int, n: int, d: int, dtype: str) -> Any:
+    """Lower-triangular L with L Lᵀ ~ W_n(d, I) (Bartlett): L_ii = √χ²_{d−i}, L_ij ~ N(0, 1) below."""
     from core.attention import array_module
 
     L = rng.standard_normal((trials, n, n), dtype=dtype)
@@ -121,10 +165,17 @@ def gram_scores(rng: Any, trials: int, n: int, d: int, rho: float, dtype: str) -
     L *= xp.tril(xp.ones((n, n), dtype=dtype))
     chi2 = rng.chisquare(xp.asarray(d - np.arange(n), dtype="float64"), size=(trials, n))
     L[:, idx, idx] = xp.sqrt(chi2).astype(dtype)
-    Z = rng.standard_normal((trials, n, n), dtype=dtype)
-    S = L @ Z
-    if rho:
-        S *= S.dtype.type(math.sqrt(max(0.0, 1.0 - rho * rho)))
-        S += (L @ L.swapaxes(-1, -2)) * S.dtype.type(rho)
-    return S
+    return L
 
+
+def cross_scores(rng: Any, trials: int, m: int, n: int, d: int, dtype: str) -> Any:
+    """Raw scores Q Kᵀ (trials × m × n) for m queries and n keys with iid N(0, 1) components and
+    d ≥ n, drawn without forming Q or K: with K = L U (L the Bartlett factor of K Kᵀ ~ W_n(d, I),
+    U Haar-random n × d with orthonormal rows), Q Kᵀ = (Q Uᵀ) Lᵀ and Q Uᵀ is an m × n matrix of
+    iid N(0, 1) independent of L. Exact in distribution; O(n² + m·n) draws and an m × n × n
+    product per trial instead of (m + n)·d draws and an m × n × d product."""
+    if d < n:
+        raise ValueError("cross_scores needs d ≥ n")
+    L = _bartlett(rng, trials, n, d, dtype)
+    Z = rng.standard_normal((trials, m, n), dtype=dtype)
+    return Z @ L.swapaxes(-1, -2)

@@ -105,28 +105,108 @@ def test_dot_sampler_matches_direct_products_in_distribution(d, rho):
         assert kurt(fast) == pytest.approx(6 / d, abs=0.25 + 0.1 * 6 / d)
 
 
-def test_dot_sampler_draws_and_multiplies_other_distributions():
-    """Uniform and Rademacher components are drawn and multiplied: the same numbers as by hand."""
+def test_dot_sampler_draws_and_multiplies_independent_uniform_components():
+    """Uniform q and k at ρ = 0 are drawn and multiplied: the same numbers as by hand."""
     from core.sampling import draw
 
-    for dist in ("uniform", "rademacher"):
-        got = dot_products(np.random.default_rng(3), 50, 8, 0.0, dist, "float32")
-        rng = np.random.default_rng(3)
-        q, k = draw(rng, (50, 8), dist, "float32"), draw(rng, (50, 8), dist, "float32")
-        assert np.array_equal(got, (q * k).sum(axis=1, dtype="float64"))
+    got = dot_products(np.random.default_rng(3), 50, 8, 0.0, "uniform", "float32")
+    rng = np.random.default_rng(3)
+    q, k = draw(rng, (50, 8), "uniform", "float32"), draw(rng, (50, 8), "uniform", "float32")
+    assert np.array_equal(got, (q * k).sum(axis=1, dtype="float64"))
+
+
+def test_independent_rademacher_components_take_one_binomial_draw_a_sample():
+    """±1 components at ρ = 0: every q_i·k_i is an independent ±1, so q·k = 2·Binomial(d, ½) − d, one
+    draw a sample; a generator without `binomial` draws the ±1 components, a bounded block at a time."""
+    from core import sampling
+
+    got = dot_products(np.random.default_rng(3), 50, 8, 0.0, "rademacher", "float32")
+    assert np.array_equal(got, 2.0 * np.random.default_rng(3).binomial(8, 0.5, 50) - 8)
+
+    class NoBinomial:  # the calls dot_products may make, without binomial
+        def __init__(self, seed: int) -> None:
+            self.g = np.random.default_rng(seed)
+
+        def integers(self, *args, **kwargs):
+            return self.g.integers(*args, **kwargs)
+
+    blocks = sampling._products(np.random.default_rng(4), 1001, 16, "rademacher", "float32", block=100)
+    whole = sampling._products(np.random.default_rng(4), 1001, 16, "rademacher", "float32")
+    assert blocks.shape == (1001,) and set(np.unique(blocks)) <= set(range(-16, 17, 2))
+    assert blocks.var() == pytest.approx(16, rel=0.15) and whole.var() == pytest.approx(16, rel=0.15)
+    drawn = dot_products(NoBinomial(5), 20_000, 16, 0.0, "rademacher", "float32")
+    assert abs(drawn.mean()) < 0.2 and drawn.var() == pytest.approx(16, rel=0.05)
+
+
+@pytest.mark.parametrize(("dist", "d", "rho"), [("rademacher", 1, 0.0), ("rademacher", 9, 0.0),
+                                                 ("rademacher", 3, 0.6), ("rademacher", 40, -0.5),
+                                                 ("uniform", 1, 0.6), ("uniform", 40, -0.5)])
+def test_other_distributions_match_direct_products_in_distribution(dist, d, rho):
+    """The few-draw forms of q·k for Rademacher and uniform components (core.sampling.dot_products)
+    against q and k drawn and multiplied as `correlate` forms them: mean, variance (docs/science.md
+    §1: d_k·(1 + ρ²(κ − 2))), deciles, and the lattice of ±1 sums where there is one."""
+    from core.sampling import correlate, draw, theory_variance
+
+    t = 200_000
+    fast = dot_products(np.random.default_rng(11), t, d, rho, dist, "float64")
+    rng = np.random.default_rng(12)
+    q = draw(rng, (t, d), dist, "float64")
+    k = correlate(rng, q, rho, "float64") if rho else draw(rng, (t, d), dist, "float64")
+    direct = (q * k).sum(axis=1)
+    var = theory_variance(d, rho, dist)
+    assert abs(fast.mean() - rho * d) < 5 * math.sqrt(var / t)
+    assert fast.var() == pytest.approx(var, rel=0.03) and direct.var() == pytest.approx(var, rel=0.03)
+    if dist == "rademacher" and rho == 0.0:  # a lattice, d − 2j for j = 0 … d: the same frequencies
+        values, counts = np.unique(fast, return_counts=True)
+        direct_values, direct_counts = np.unique(direct, return_counts=True)
+        assert np.array_equal(values, direct_values)
+        assert np.allclose(counts / t, direct_counts / t, atol=0.006)
+    else:
+        deciles = np.linspace(0.1, 0.9, 9)
+        assert np.allclose(np.quantile(fast, deciles), np.quantile(direct, deciles),
+                           atol=0.03 * math.sqrt(var))
+
+
+@pytest.mark.parametrize(("m", "n", "d"), [(3, 4, 4), (5, 8, 40)])
+def test_cross_scores_match_queries_and_keys_drawn_and_multiplied(m, n, d):
+    """Q Kᵀ of m queries and n keys from the Bartlett form (core.sampling.cross_scores) against Q and K
+    drawn and multiplied: each entry N-like with variance d_k, the deciles of a row's largest |logit|
+    (what the precision sweep reads), and the dependence through a shared key that independent
+    entries would lack: E[s_ij² s_i'j²] = E‖k_j‖⁴ = d_k(d_k + 2), not d_k²."""
+    from core.sampling import cross_scores
+
+    t = 60_000
+    fast = cross_scores(np.random.default_rng(21), t, m, n, d, "float64")
+    rng = np.random.default_rng(22)
+    q, k = rng.standard_normal((t, m, d)), rng.standard_normal((t, n, d))
+    direct = q @ k.swapaxes(-1, -2)
+    assert fast.shape == direct.shape == (t, m, n)
+    assert fast.var() == pytest.approx(d, rel=0.02) and abs(fast.mean()) < 0.02 * math.sqrt(d)
+    deciles = np.linspace(0.1, 0.9, 9)
+    row_max = lambda s: np.abs(s).max(axis=-1).ravel()  # noqa: E731
+    assert np.allclose(np.quantile(row_max(fast), deciles), np.quantile(row_max(direct), deciles),
+                       rtol=0.03)
+    shared = (fast[:, 0, 0] ** 2 * fast[:, 1, 0] ** 2).mean()
+    assert shared == pytest.approx(d * (d + 2), rel=0.06)
+    with pytest.raises(ValueError):
+        cross_scores(rng, 1, m, n, n - 1, "float64")
 
 
 def test_variance_of_other_distributions_draws_component_by_component_in_chunks():
-    """Uniform and Rademacher rows are the mean and variance of q·k drawn and multiplied, chunk by
-    chunk as the memory budget cuts the trials (three d-vectors of the dtype a sample), so a
-    sweep whose trials span several chunks gives the numbers it always gave."""
+    """Uniform rows are the mean and variance of q·k drawn and multiplied, chunk by chunk as the
+    memory budget cuts the trials (three d-vectors of the dtype a sample), so a sweep whose trials
+    span several chunks gives the numbers it always gave; Rademacher rows (ρ = 0) are binomial draws,
+    three numbers a sample, in one chunk."""
     from core import budget
     from core.sampling import draw, sub_seed
 
     d, trials, seed = 4096, 1827, 3
     chunk = budget.chunk_trials(3 * d * 4, trials, "variance")
     assert chunk < trials  # several chunks
-    for dist in ("uniform", "rademacher"):
+    rademacher = ex.variance([d], ["none"], trials=trials, seed=seed, dist="rademacher")["rows"][0]
+    x = 2.0 * np.random.default_rng(sub_seed(seed, 1, d)).binomial(d, 0.5, trials) - d
+    assert rademacher["var_raw"] == pytest.approx(float(x.var(ddof=1)), rel=1e-9)
+    for dist in ("uniform",):
         rng = np.random.default_rng(sub_seed(seed, 1, d))
         dots = []
         for start in range(0, trials, chunk):

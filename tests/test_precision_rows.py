@@ -12,9 +12,9 @@ import torch
 from core import experiments as ex
 from core import views
 from core.errors import InputError
-from core.experiments.low_precision import DTYPE_LIMITS, MASK_VALUE, _frac_rows, to_dtype
+from core.experiments.low_precision import DTYPE_LIMITS, MASK_VALUE, _frac_rows, raw_scores, to_dtype
 from core.figure_budget import PRECISION_MIN_QUERIES, precision_queries, sweep_dks
-from core.sampling import draw, sub_seed
+from core.sampling import sub_seed
 from core.scales import parse_scale, scale_factor
 
 LOW = ("float16", "bfloat16")
@@ -55,9 +55,7 @@ def _torch_rows(dks, n, scales, trials, seed):
     rows = []
     for d in dks:
         rng = np.random.default_rng(sub_seed(seed, 4, d, n))
-        q = draw(rng, (trials, n, d), "normal", "float32")
-        k = draw(rng, (trials, n, d), "normal", "float32")
-        raw = torch.from_numpy(q @ k.swapaxes(-1, -2)).reshape(-1, n)
+        raw = torch.from_numpy(raw_scores(rng, trials, n, n, d, "normal")).reshape(-1, n)
         for s in scales:
             logits32 = raw * scale_factor(parse_scale(s), d)
             for name in ex.PRECISION_DTYPES:
