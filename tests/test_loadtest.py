@@ -114,6 +114,7 @@ def test_the_cli_prints_json_and_finds_the_server_by_its_port(server):
     phase = doc["phases"][0]
     assert phase["runs_ok"] >= 1 and phase["exceptions"] == 0 and phase["rss"]["peak"] > 10e6
     assert doc["runs"][0]["runs"][0]["kind"] == "open"
+    assert doc["machine"]["reference_ms"] > 0.0  # how fast the machine was, beside the figures
 
 
 @pytest.mark.parametrize("url", ["http://example.com:8501", "http://10.0.0.1:8501", "http://192.0.2.7",

@@ -28,6 +28,7 @@ from tools.loadtest import report
 from tools.loadtest.classroom import ClassPlan, class_seconds, run_class, summarise_class
 from tools.loadtest.classroom import class_table as classroom_table
 from tools.loadtest.driver import ASKED, HEAVY_PAGES, LIGHT_PAGES, Phase, PhaseRecord, page_path, run_phase
+from tools.loadtest.machine import MachineRecord, machine_line
 from tools.loadtest.memory import RssSampler, pid_listening_on
 from tools.loadtest.protocol import BrowserTab, DisconnectedError
 
@@ -160,6 +161,9 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     sampler = RssSampler(pids)
     memory: dict[str, Any] = {"pid": pids[0] if pids else None, "pids": pids, "fresh": sampler.sample()}
     doc: dict[str, Any] = {"url": base_url, "memory": memory}
+    machine = MachineRecord()  # how fast this machine was: beside every figure (tools/loadtest/machine.py)
+    machine.begin()
+    doc["machine"] = machine.doc
     if args.matrix:
         doc["warm_up"] = await warm_up(base_url, (*args.pages, *args.heavy_pages), args.timeout)
         if not args.json:
@@ -196,6 +200,7 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
         if not args.json:
             print(report.phase_table(report.summarise(records[-1])), "\n", flush=True)
     memory["closed"] = sampler.sample()
+    machine.end()
     closed_at = time.monotonic() - sampler.t0
     if args.after:
         sampler.start()
@@ -226,6 +231,7 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print(report.matrix_table(doc["phases"]))
         print(report.memory_lines(doc["memory"]))
+        print(machine_line(doc["machine"]))
     return 0
 
 
