@@ -36,8 +36,8 @@ def variance(dks: Sequence[int], scales: Sequence[str | Scale] = ("sqrt",), tria
 
     Theory: E[q·k] = ρ·d_k, Var(q·k) = d_k·(1 + ρ²(κ − 2)) (κ = E[x⁴]; normal: d_k·(1 + ρ²)),
     and Var(c·q·k) = c²·Var(q·k). `var_raw_se` is the standard error of the sample variance.
-    Samples of q·k come from core.sampling.dot_products (exact in distribution for normal
-    components without forming q and k; drawn and multiplied for the others).
+    Samples of q·k come from core.sampling.dot_products (exact in distribution; normal and
+    Rademacher components without forming q and k, uniform ones drawn).
     """
     be = as_backend(backend, dtype)
     dks = check_dks(dks)

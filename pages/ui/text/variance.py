@@ -42,11 +42,13 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Points: measured, with a 95 % confidence band (±1.96 standard errors). Dashed: theory "
               "c²·d_k·(1 + ρ²(κ − 2)), κ = E[x⁴] of the distribution. With normal components each "
               "sample is drawn as q·k = ρ‖q‖² + √(1 − ρ²)·‖q‖·z with ‖q‖² ~ χ²(d_k) and z ~ N(0, 1): "
-              "exactly the distribution of the sum of d_k products, at two draws a sample; other "
-              "distributions are drawn component by component.",
+              "exactly the distribution of the sum of d_k products, at two draws a sample. Rademacher "
+              "components need one (‖q‖² = d_k; with ρ = 0, q·k = 2·Binomial(d_k, ½) − d_k); uniform "
+              "ones are drawn component by component.",
         "zh": "点：实测值，阴影为 95% 置信带（±1.96 个标准误）。虚线：理论值 c²·d_k·(1 + ρ²(κ − 2))，κ = E[x⁴]。"
               "分量为正态分布时，每个样本按 q·k = ρ‖q‖² + √(1 − ρ²)·‖q‖·z 抽取，其中 ‖q‖² ~ χ²(d_k)、"
-              "z ~ N(0, 1)：与 d_k 个乘积之和的分布完全相同，每个样本只需两次抽样；其他分布逐个分量抽样。",
+              "z ~ N(0, 1)：与 d_k 个乘积之和的分布完全相同，每个样本只需两次抽样。Rademacher 分量只需一次"
+              "（‖q‖² = d_k；ρ = 0 时 q·k = 2·Binomial(d_k, ½) − d_k）；均匀分布逐个分量抽样。",
     },
     "variance.mean.title": {"en": "Mean of the scores vs d_k (ρ = {rho})", "zh": "分数均值随 d_k 的变化（ρ = {rho}）"},
     "variance.mean.y": {"en": "E[c·q·k]", "zh": "E[c·q·k]"},
