@@ -3,8 +3,8 @@ the host took from this machine while it ran.
 
 Two runs of the same code on the same two cores can differ by more than any mechanism changes a
 figure when the host is busier one day than another (the same code's nothing-shared moves cost
-0.31 s of server CPU on average one night and 0.21–0.23 s the next afternoon). Every load test therefore records, beside its
-figures:
+0.31 s of server CPU on average one night and 0.21–0.23 s the next afternoon). Every load test
+therefore records, beside its figures:
 
 - `reference_ms`: one fixed single-threaded workload shaped like a rerun's work — NumPy draws, a
   softmax's elementwise passes and reductions, Python calls and dicts — timed before the load starts
