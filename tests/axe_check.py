@@ -1,6 +1,6 @@
 """axe-core on a page a browser test already has open (docs/accessibility.md).
 
-The browser tests that open every page (tests/test_browser.py, both languages, 1280×720 and
+The browser tests that open every page (tests/test_browser_screens.py, both languages, 1280×720 and
 390×844) and every lesson step (tests/test_browser_lesson.py, both sizes, before and after the
 reveal) scan it where it stands with `axe_problems(page, view)`: axe-core's WCAG 2.0–2.2 A and AA
 rules, through the `axe-playwright-python` package, which ships axe-core and runs it inside the page.

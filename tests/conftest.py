@@ -60,7 +60,8 @@ def pytest_sessionstart(session: pytest.Session) -> None:
 # to a file the controller gave them, and the scheduler below reads it before it hands out the tests.
 SERIAL_GROUP = "browser-and-server"
 SECOND_GROUP = "browser-views"
-SECOND_LANE = frozenset({"test_browser_lesson.py", "test_browser_a11y.py", "test_browser_factcheck.py"})
+SECOND_LANE = frozenset({"test_browser_lesson.py", "test_browser_a11y.py", "test_browser_factcheck.py",
+                         "test_browser_screens.py"})
 SERIAL_IDS = "ase_serial_ids"  # the file's path, in each worker's workerinput
 
 

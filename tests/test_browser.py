@@ -1,9 +1,9 @@
 """The app in a real browser: Debian's Chromium driven by Playwright against `streamlit run app.py`.
 
 Covers what AppTest cannot: the navigation menu, charts actually drawn, a slider moved with the
-keyboard changing the URL and the chart, every page fitting a 390-px phone, and a fresh server's
-first request. Screenshots (English and Chinese, desktop and phone) land in tests/artifacts/screens/;
-timings are the business of `python -m tools.page_timing`, not of a test.
+keyboard changing the URL and the chart, a fresh server's first request. Every page at every size
+and in both languages: tests/test_browser_screens.py. Timings are the business of
+`python -m tools.page_timing`, not of a test.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from axe_check import axe_problems
 from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, require_browser
 
 from pages.ui.i18n import text_for
@@ -22,7 +21,6 @@ from tools.app_driver import (
     IDLE,
     MAIN_CHARTS,
     NAV_LINK,
-    PAGES,
     RERUN_PROBE_JS,
     VIEWPORTS,
     launch_chromium,
@@ -35,7 +33,7 @@ from tools.app_driver import (
     wait_first_render,
     wait_idle,
 )
-from tools.loadtest.driver import ASKED, CHARTLESS_ON_OPEN, charted
+from tools.loadtest.driver import ASKED, CHARTLESS_ON_OPEN
 from tools.page_timing import FLOOR_APPS
 
 TALL = {"viewport": {"width": 1440, "height": 4200}}  # the main area scrolls inside the page
@@ -108,59 +106,6 @@ def test_navigation_shows_only_the_registered_pages(browser, server):
     assert len(hrefs) == len(expected), f"navigation shows {hrefs}, expected {expected}"
     assert not any(h.rstrip("/").endswith(("/ui", "__init__")) for h in hrefs)
     context.close()
-
-
-CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for device in ("desktop", "phone")]
-
-
-@pytest.mark.parametrize(("name", "lang", "device"), CASES)
-def test_page_fits_the_screen_without_errors(browser, server, name, lang, device):
-    """Every page, in both languages, at 1280×720 and on a 390×844 phone: no error, every chart
-    drawn, nothing wider than the screen. Screenshots: the first screen and the whole page."""
-    link = f"{url_path(name)}?lang={lang}" + (f"&{ASKED[name]}" if name in ASKED else "")  # work asked for
-    charts = charted(link) and (name != "real-model" or model_installed())
-    context, page = open_app(browser, f"{server}/{link}", VIEWPORTS[device], charts)
-    if name == "real-model" and not charts:  # the optional model package is absent: the page says so
-        assert page.locator('[data-testid="stAlert"]').count() >= 1
-    else:
-        assert_healthy(page, charts=charts)
-    if lang == "zh":
-        title = page.locator("h1").first.inner_text()
-        assert re.search(r"[\u4e00-\u9fff]", title), f"title not in Chinese: {title!r}"
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SHOTS / f"{name}-{lang}-{device}.png"))
-    too_wide = overflow(page)
-    screenshot_full(page, SHOTS / f"{name}-{lang}-{device}-full.png")
-    inaccessible = axe_problems(page, f"{link} {device}")  # WCAG 2.2 A/AA (tests/axe_check.py)
-    context.close()
-    assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
-    assert not inaccessible, inaccessible
-
-
-NARROWEST = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True,
-             "has_touch": True}  # the narrowest phone the app promises to fit
-
-
-def test_every_page_and_lesson_step_fits_a_360_px_phone(browser, server):
-    """The width check of the test above, at 360 px (390 above), for every page in English (its
-    work asked for) and every lesson step in Chinese, in one tab that moves from link to link."""
-    from core import lesson
-
-    links = [f"{url_path(name)}?lang=en" + (f"&{ASKED[name]}" if name in ASKED else "") for name in PAGES]
-    links += [f"lesson?lang=zh&step={k}" for k in range(1, len(lesson.STEPS) + 1)]
-    context = browser.new_context(locale="en-US", **NARROWEST)
-    page = context.new_page()
-    too_wide = {}
-    for link in links:
-        page.goto(f"{server}/{link}")
-        page.wait_for_selector("h1", timeout=120_000)
-        charts = charted(link) and (not link.startswith("real-model") or model_installed())
-        wait_idle(page, timeout_ms=300_000, charts=charts)
-        assert page.locator('[data-testid="stException"]').count() == 0, link
-        if wide := overflow(page):
-            too_wide[link] = wide
-    context.close()
-    assert not too_wide, too_wide
 
 
 def shot_and_check_width(context, page, name: str) -> None:

@@ -29,7 +29,7 @@ from tools.app_driver import (
 pytestmark = pytest.mark.browser
 
 NO_CHART_AT_OPEN = ("cost", "training", "real-model", "fact-check")  # they draw on being asked
-# Every page and lesson step is scanned by the tests that open them (tests/test_browser.py,
+# Every page and lesson step is scanned by the tests that open them (tests/test_browser_screens.py,
 # tests/test_browser_lesson.py: tests/axe_check.py); here, the views only this module opens.
 EXTRA_VIEWS = [("lesson?step=3&lesson_projector=1", "desktop"),
                ("lesson?step=5&lock=1&lesson_projector=1", "phone"), ("#sidebar", "phone")]
