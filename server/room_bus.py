@@ -32,6 +32,7 @@ class RoomBus:
         self._listeners: dict[str, dict[str, Callable[[], bool]]] = {}
         self._client: Any = None
         self._thread: threading.Thread | None = None
+        self._closed = threading.Event()
         self.woken = 0  # wakes delivered, for tests and the load figures
 
     def listen(self, room: str, who: str, wake: Callable[[], bool]) -> None:
@@ -44,6 +45,11 @@ class RoomBus:
     def forget(self, room: str, who: str) -> None:
         with self._lock:
             self._listeners.get(room, {}).pop(who, None)
+
+    def close(self) -> None:
+        """Stop listening to Redis (within a second): a bus lives as long as its server; a test that
+        makes its own closes it, so its retries do not outlive the Redis it was given."""
+        self._closed.set()
 
     def listeners(self, room: str) -> int:
         with self._lock:
@@ -112,16 +118,19 @@ class RoomBus:
     def _run(self) -> None:
         import redis
 
-        while True:
+        while not self._closed.is_set():
             try:
                 client = redis.Redis.from_url(self.redis_url, socket_connect_timeout=2.0)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
-                while True:
+                while not self._closed.is_set():
                     msg = pubsub.get_message(timeout=1.0)
                     if msg and isinstance(msg.get("data"), bytes) and ROOM_RE.fullmatch(msg["data"]):
                         self._wake(msg["data"].decode("ascii"))
+                pubsub.close()
             except Exception as exc:
+                if self._closed.is_set():
+                    return
                 LOG.warning("room bus: Redis unreachable (%s: %s); listening again in %g s",
                             type(exc).__name__, exc, self.retry_s)
-                time.sleep(self.retry_s)
+                self._closed.wait(self.retry_s)

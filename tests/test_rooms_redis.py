@@ -128,7 +128,13 @@ def test_a_change_on_one_replica_wakes_the_phones_on_another(redis_server):  # n
     woken = []
     second.listen("a" * 32, "phone", lambda: woken.append(_time.monotonic()) or True)
     deadline = _time.monotonic() + 10
-    while not woken and _time.monotonic() < deadline:  # the listener subscribes in its own thread
-        first.changed("a" * 32)
-        _time.sleep(0.2)
+    try:
+        while not woken and _time.monotonic() < deadline:  # the listener subscribes in its own thread
+            first.changed("a" * 32)
+            _time.sleep(0.2)
+    finally:
+        first.close()
+        second.close()
     assert woken, "no wake crossed the replicas"
+    second._thread.join(5)  # closed: it stops listening, so it does not retry a Redis that is gone
+    assert not second._thread.is_alive()
