@@ -158,6 +158,21 @@ def require_browser() -> None:
         pytest.skip(f"BROWSER TEST SKIPPED: {why}")
 
 
+def served_app(log_name: str):
+    """A module's `server` fixture: `streamlit run app.py` on a loopback port for the module's tests
+    (its base URL), its output in tests/artifacts/`log_name`; skips where the browser is missing."""
+
+    @pytest.fixture(scope="module")
+    def server():
+        from tools.app_driver import serve
+
+        require_browser()
+        with serve(ARTIFACTS / log_name) as url:
+            yield url
+
+    return server
+
+
 @pytest.fixture(scope="module")
 def browser():
     """Debian's Chromium through Playwright, one per test module; a test that asks for it skips,

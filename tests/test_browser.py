@@ -12,7 +12,7 @@ import re
 from urllib.parse import parse_qs, urlsplit
 
 import pytest
-from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, require_browser
+from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, served_app
 
 from pages.ui.i18n import text_for
 from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
@@ -23,7 +23,6 @@ from tools.app_driver import (
     NAV_LINK,
     RERUN_PROBE_JS,
     VIEWPORTS,
-    launch_chromium,
     measure_rerun,
     open_sidebar,
     overflow,
@@ -42,21 +41,7 @@ SHOTS = ARTIFACTS / "screens"
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server():
-    require_browser()
-    with serve(ARTIFACTS / "streamlit.log") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
+server = served_app("streamlit.log")  # and conftest's `browser`
 
 
 def open_app(browser, url: str, device: dict | None = None, charts: bool = True):

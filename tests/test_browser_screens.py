@@ -10,16 +10,14 @@ import re
 
 import pytest
 from axe_check import axe_problems
-from conftest import ARTIFACTS, require_browser
+from conftest import served_app
 from test_browser import SHOTS, assert_healthy, model_installed, open_app
 
 from tools.app_driver import (
     PAGES,
     VIEWPORTS,
-    launch_chromium,
     overflow,
     screenshot_full,
-    serve,
     url_path,
     wait_idle,
 )
@@ -28,21 +26,7 @@ from tools.loadtest.driver import ASKED, charted
 pytestmark = pytest.mark.browser
 
 
-@pytest.fixture(scope="module")
-def server():
-    require_browser()
-    with serve(ARTIFACTS / "streamlit-screens.log") as url:
-        yield url
-
-
-@pytest.fixture(scope="module")
-def browser(server):
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = launch_chromium(p)
-        yield b
-        b.close()
+server = served_app("streamlit-screens.log")  # and conftest's `browser`
 
 
 CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for device in ("desktop", "phone")]
