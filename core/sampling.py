@@ -82,17 +82,18 @@ def dot_products(rng: Any, t: int, d: int, rho: float, dist: str, dtype: str) ->
         norm = r2**0.5
     elif dist == "rademacher" and rho != 0.0:
         r2, norm = float(d), math.sqrt(d)
-    elif dist == "rademacher":
-        if not hasattr(rng, "binomial"):  # a backend without it: ±1 draws, in blocks of bounded size
-            return _products(rng, t, d, dist, dtype, block=max(1, CHUNK_BYTES // (3 * d)))
-        b = rng.binomial(d, 0.5, size=t).astype("float64")
-        b *= 2.0
-        b -= d
-        return b
+    elif dist == "rademacher" or rho == 0.0:  # k independent of q, from the same distribution
+        if dist == "rademacher" and hasattr(rng, "binomial"):
+            b = rng.binomial(d, 0.5, size=t).astype("float64")
+            b *= 2.0
+            b -= d
+            return b
+        # uniform components (the caller's chunks bound them), or ±1 ones on a backend without
+        # `binomial`: drawn and multiplied, in blocks of bounded size
+        block = None if dist == "uniform" else max(1, CHUNK_BYTES // (3 * d))
+        return _products(rng, t, d, dist, dtype, block=block)
     else:
         q = draw(rng, (t, d), dist, dtype)
-        if rho == 0.0:
-            return _products(rng, t, d, dist, dtype, q=q)
         r2 = (q * q).sum(axis=1, dtype="float64")
         norm = r2**0.5
     z = rng.standard_normal(t, dtype="float64")
@@ -104,17 +105,18 @@ def dot_products(rng: Any, t: int, d: int, rho: float, dist: str, dtype: str) ->
     return z
 
 
-def _products(rng: Any, t: int, d: int, dist: str, dtype: str, q: Any = None,
-              block: int | None = None) -> Any:
-    """q·k for independent q and k drawn from `dist` and multiplied, summed in float64; `block` samples
-    at a time when given (q then drawn here)."""
-    if block is None or block >= t:
-        q = draw(rng, (t, d), dist, dtype) if q is None else q
-        return (q * draw(rng, (t, d), dist, dtype)).sum(axis=1, dtype="float64")
+def _products(rng: Any, t: int, d: int, dist: str, dtype: str, block: int | None = None) -> Any:
+    """q·k for independent q and k drawn from `dist` and multiplied, summed in float64, `block`
+    samples at a time (all at once when None)."""
     from core.attention import array_module
 
-    parts = [_products(rng, min(block, t - i), d, dist, dtype) for i in range(0, t, block)]
-    return array_module(parts[0]).concatenate(parts)
+    block = t if block is None else max(1, block)
+    parts = []
+    for start in range(0, t, block):
+        size = min(block, t - start)
+        q = draw(rng, (size, d), dist, dtype)
+        parts.append((q * draw(rng, (size, d), dist, dtype)).sum(axis=1, dtype="float64"))
+    return parts[0] if len(parts) == 1 else array_module(parts[0]).concatenate(parts)
 
 
 def dot_cost(d: int, dist: str) -> float:
