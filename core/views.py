@@ -264,16 +264,19 @@ def _grid_cells(M: np.ndarray, f: int) -> dict[str, list]:
     return {"i": i.ravel().tolist(), "j": j.ravel().tolist(), "value": M.ravel().tolist()}
 
 
-def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int = 0, dist: str = "normal"
+def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int | None = None, dist: str = "normal"
              ) -> dict[str, Any]:
     """One draw of Q, K (n × d_k): the weights P = softmax(c·Q Kᵀ), one query's row and its Jacobian.
+
+    `query` None picks the draw's most saturated row, argmaxᵢ maxⱼ P_ij (the worked example that
+    shows the effect, docs/science.md §2); `query` and `most_saturated_query` say which row is shown.
 
     Returned for figures: `heatmap` cells (block-averaged to ≤ 128 per side, factor `heat_factor`),
     `row` (key j, score, weight) for query `query`, that row's max weight, entropy, effective keys,
     its Jacobian J = diag(p) − p pᵀ (≤ 64 per side) and ‖J‖₂, and the draw's saturated rows.
     """
     check_distribution(dist)
-    if not 0 <= query < n:
+    if query is not None and not 0 <= query < n:
         raise InputError(f"query index must lie in [0, {n - 1}], got {query}")
     c = scale_factor(scale, dk)
     be = get_backend("numpy", "float32")
@@ -282,6 +285,9 @@ def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int = 0, dist: s
     K = draw(rng, (n, dk), dist, "float32")
     S = (Q @ K.T).astype(np.float64) * c
     P = softmax(S)
+    top = int(np.argmax(P.max(axis=1)))
+    if query is None:
+        query = top
     p = P[query]
     H = entropy(P)
     heat, f = _bin_mean(P, HEATMAP_MAX)
@@ -295,7 +301,7 @@ def one_draw(dk: int, n: int, scale: str, seed: int = 0, query: int = 0, dist: s
         "saturated_rows": int((P.max(axis=1) > ex.SATURATION_THRESHOLD).sum()),
         "jacobian": _grid_cells(Jshow, fj), "jacobian_factor": fj,
         "jacobian_norm": float(jacobian_spectral_norm(p[None, :])[0]),
-        "ln_n": math.log(n),
+        "ln_n": math.log(n), "query": int(query), "most_saturated_query": top,
     }
 
 

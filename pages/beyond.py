@@ -7,6 +7,8 @@ import pandas as pd
 import streamlit as st
 
 from core import beyond
+from pages.ui.beyond_charts import init_figure
+from pages.ui.beyond_words import rho_overlap_words, sentences
 from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import keep_page_value, page_select, page_slider
@@ -66,10 +68,14 @@ FORMULAS = {  # each section's formula, shown under its header and text
 
 
 def section_intro(part: str) -> None:
-    """A section's header, its text and its formula."""
+    """A section's header, its text, the terms it uses (defined before they are used), its formula,
+    and the research behind it under "More"."""
     st.header(t(f"beyond.{part}.header"))
     st.markdown(t(f"beyond.{part}.text"))
+    st.markdown(t(f"beyond.{part}.terms"))
     formula(FORMULAS[part])
+    with st.expander(t("beyond.more"), icon=":material/menu_book:"):
+        st.markdown(t(f"beyond.{part}.more"))
 
 
 @figure_cache
@@ -146,7 +152,10 @@ def corr_entropy_figure(rows: list[dict], rhos: list[float], scale: str, n: int)
         height=260,
         title=alt.TitleParams(t("beyond.corr.entropy.title", n=n, scale=scale_label(scale)), anchor="start"),
     )
-    return figure(chart, part.drop(columns=["rho_label"]))
+    data = part.drop(columns=["rho_label"])
+    # lines on top of one another cannot be told apart: the text alternative says so, and why
+    said = sentences(figure(chart, data).description, rho_overlap_words(rows, scale))
+    return figure(chart, data, description=said)
 
 
 @figure_cache
@@ -257,51 +266,13 @@ def length_figure(rows: list[dict], which: str, dk: int, rho: float, s_param: fl
     return figure(chart, df.drop(columns=["method_label"]))
 
 
-@figure_cache
-def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
-    """Var of the scaled logit per initialisation scheme (bars), its theory (ticks) and 1."""
-    df = pd.DataFrame(rows)
-    df["scheme_label"] = df["scheme"].map(lambda m: t(f"beyond.scheme.{m}"))
-    labels = list(df["scheme_label"])
-    bars = (
-        alt.Chart(df)
-        .mark_bar(color=OKABE_ITO[0], opacity=0.85)
-        .encode(
-            y=alt.Y("scheme_label:N", title=None, sort=labels),
-            x=alt.X("var_logit:Q", title=t("beyond.init.chart.y")),
-            tooltip=[
-                alt.Tooltip("scheme_label:N"),
-                alt.Tooltip("var_logit:Q", format=".4g"),
-                alt.Tooltip("theory_var_logit:Q", format=".4g"),
-                alt.Tooltip("var_logit_se:Q", format=".2g"),
-            ],
-        )
-    )
-    ticks = (
-        alt.Chart(df)
-        .mark_tick(color="#000000", thickness=2, size=22)
-        .encode(y=alt.Y("scheme_label:N", sort=labels), x=alt.X("theory_var_logit:Q"))
-    )
-    one = (
-        alt.Chart(pd.DataFrame({"x": [1.0], "label": [t("beyond.init.one")]}))
-        .mark_rule(strokeDash=[4, 4], color=OKABE_ITO[1])
-        .encode(x=alt.X("x:Q"), tooltip=[alt.Tooltip("label:N")])
-    )
-    chart = layered(bars, ticks, one).properties(
-        width=WIDTH,
-        height=200,
-        title=alt.TitleParams(t("beyond.init.chart.title", d_model=d_model, dk=dk), anchor="start"),
-    )
-    return figure(chart, df.drop(columns=["scheme_label"]))
-
-
-
 s = settings()
 st.title(t("beyond.title"))
 st.markdown(t("beyond.intro"))
+st.markdown(t("beyond.terms"))
 # One section at a time: each computes its own sweep (up to a figure's budget) and draws two or
 # three charts, so showing all four made every move of d_k recompute and redraw eight charts.
-part = page_select("beyond_part", "beyond.part", PARTS, PARTS[0],
+part = page_select("beyond_part", "beyond.part", PARTS, PARTS[0], help_key="beyond.part_help",
                    format_func=lambda p: t(f"beyond.{p}.header"))
 for key, (default, shown_in) in SECTION_CONTROLS.items():
     if part not in shown_in:
@@ -326,14 +297,17 @@ if part == "corr":
             with col:
                 show_chart(corr_entropy_figure(corr["rows"], rhos, scale, n_corr),
                            name=f"beyond-correlated-entropy-{scale}")
+        st.markdown("\n".join(f"- {rho_overlap_words(corr['rows'], scale)}" for scale in ("sqrt", "linear")))
         st.caption(t("beyond.corr.caption", trials=corr["params"]["trials"]))
 
 # ---------------------------------------------------------------- 2. growing norms
 if part == "norm":
     section_intro("norm")
     c1, c2 = st.columns(2)
-    tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, TAU_DEFAULT, step=0.01, container=c1)
-    cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, CAP_DEFAULT, step=5.0, container=c2)
+    tau = page_slider("beyond_tau", "beyond.tau", 0.01, 1.0, TAU_DEFAULT, step=0.01, container=c1,
+                      help_key="beyond.tau_help")
+    cap = page_slider("beyond_cap", "beyond.cap", 5.0, 100.0, CAP_DEFAULT, step=5.0, container=c2,
+                      help_key="beyond.cap_help")
     norm = run_with_progress(
         beyond.norm_growth_sweep,
         d_k=s.dk,
@@ -358,7 +332,7 @@ if part == "norm":
 # ---------------------------------------------------------------- 3. many keys
 if part == "len":
     section_intro("len")
-    s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, S_DEFAULT, step=0.05)
+    s_param = page_slider("beyond_s", "beyond.s", 0.1, 2.0, S_DEFAULT, step=0.05, help_key="beyond.s_help")
     length = run_with_progress(
         beyond.length_sweep,
         ns=NS,
@@ -383,7 +357,8 @@ if part == "len":
 # ---------------------------------------------------------------- 4. real initialisations
 if part == "init":
     section_intro("init")
-    d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, D_MODEL_DEFAULT))
+    d_model = int(page_select("beyond_dmodel", "beyond.d_model", D_MODELS, D_MODEL_DEFAULT,
+                              help_key="beyond.d_model_help"))
     dk_init = min(s.dk, d_model)
     if dk_init < s.dk:
         st.info(t("beyond.init.dk_clamped", dk=s.dk, used=dk_init), icon=":material/tune:")

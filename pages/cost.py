@@ -12,6 +12,7 @@ import pandas as pd
 import streamlit as st
 
 from core import cost
+from core.page_claims.cost import judge_prediction
 from pages.ui.charts import HEIGHT, WIDTH, layered, show_chart
 from pages.ui.compute import run_when_asked
 from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
@@ -21,10 +22,13 @@ from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table
 from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import device_text, settings
+from pages.ui.url_state import page_value, parse_flag
 
 N_RANGES = ("64-512", "128-1024", "256-2048", "512-4096")
 D_RANGES = ("8-64", "16-128", "32-256", "64-512")
 DH_OPTIONS = ("d", "16", "32", "64", "128", "256")
+# The reader's prediction of time(additive) ÷ time(dot-product) at the largest n ("none": not made).
+GUESSES = ("none", "1", "2", "5", "10", "30", "100", "300")
 # Streamlit sizes a chart's whole box (legend and axes included) to the spec's height, so charts
 # with a legend below get extra height to keep a HEIGHT-tall plot.
 CHART_HEIGHT = HEIGHT + 130
@@ -188,6 +192,17 @@ def gflops_figure(rows: list[dict], peak: dict, values: list[int]) -> Figure:
                         "measured"]])
 
 
+def guess_label(guess: str) -> str:
+    return t("cost.guess.none") if guess == "none" else t("cost.guess.times", x=guess)
+
+
+def guess_verdict(guess: str, measured: float, n: int) -> str:
+    """The reader's prediction against the measured ratio, in words (core.page_claims.cost)."""
+    kind, off = judge_prediction(None if guess == "none" else float(guess), measured)
+    return t(f"cost.guess.result.{kind}", guess=guess, measured=fmt_num(measured, 3), n=n,
+             off=fmt_num(off, 2))
+
+
 def tex(key: str) -> str:
     """A translated phrase inside st.latex."""
     return r"\text{" + t(key) + "}"
@@ -203,6 +218,7 @@ s = settings()
 st.title(t("cost.title"))
 preload_chart_code()  # the first chart comes after a live timing
 st.markdown(t("cost.claim"))
+st.markdown(t("cost.why_sqrt"))
 
 # A link that asks for the timing opens on its results: the model and the settings are folded, each
 # drawn only when opened (asked_work_settings).
@@ -220,16 +236,16 @@ if model_open:
                 + r":\; \underbrace{4\,n\, d\, d_h}_{W_1Q,\,W_2K\;" + tex("cost.tex.once")
                 + r"} + 3\,n^2 d_h \qquad (+\,n^2 d_h \tanh)")
         st.markdown(t("cost.formulas.memory"))
-        formula(tex("cost.tex.inter") + r":\; n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
+        formula(tex("cost.tex.inter") + r":\qquad n^2 d_h\;(" + tex("cost.tex.additive") + r")\qquad"
                 + r" n^2\;(" + tex("cost.tex.dot") + ")")
         st.caption(t("cost.formulas.note"))
 
 box, shown = asked_work_settings("cost_set", "cost.controls", asked="cost_run")
 with box:
-    c1, c2, c3 = columns_when(shown, 3, gap="medium")
-    n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", container=c1, shown=shown)
-    d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", container=c2, shown=shown)
-    dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", container=c3, shown=shown)
+    # the ranges one row each: in a third of the page their options ran past its edge ("64-51")
+    n_choice = page_select("cost_n", "cost.n_range.label", N_RANGES, "128-1024", shown=shown)
+    d_choice = page_select("cost_d", "cost.d_range.label", D_RANGES, "16-128", shown=shown)
+    dh_choice = page_select("cost_dh", "cost.dh.label", DH_OPTIONS, "d", shown=shown)
     c4, c5, c6 = columns_when(shown, 3, gap="medium")
     repeats = page_slider("cost_repeats", "cost.repeats.label", 2, 15, 3, container=c4, shown=shown)
     naive_ms = page_slider("cost_naive_ms", "cost.naive_ms.label", 10, 2000, 100, step=10,
@@ -244,6 +260,9 @@ ns, ds = cost.geometric_sizes(n_lo, n_hi), cost.geometric_sizes(d_lo, d_hi)
 d_h = None if dh_choice == "d" else int(dh_choice)
 
 d_at = s.dk if s.dk in ds else None  # the sidebar's d_k when the d range holds it, else its middle
+# Predict first: asked before the timing runs; once it is asked for, the choice is kept (and compared).
+guess = page_select("cost_guess", "cost.guess.label", GUESSES, "none", format_func=guess_label,
+                    shown=not page_value("cost_run", parse_flag, False))
 # A live timing of seconds: run on opening only once asked for, or when its result is stored.
 res = run_when_asked(cost.explore, "cost_run", "cost.ask", ns=ns, ds=ds, d_h=d_h, d_at=d_at,
                      torch_ref=torch_ref, backend=s.backend, dtype=s.dtype, repeats=repeats, seed=s.seed,
@@ -258,6 +277,11 @@ if res is not None:
     threads = p.get("threads")
     if threads:
         st.caption(t("cost.threads", blas=threads["blas"] or "?", torch=threads["torch"] or "—"))
+    own = res["backend"]
+    at_max = {(r["impl"], r["engine"]): r for r in res["ratios"] if r["n"] == ns[-1]}
+    if ("additive", own) in at_max:
+        st.markdown(f"**{t('cost.guess.result')}** "
+                    + guess_verdict(guess, at_max[("additive", own)]["ratio"], ns[-1]))
     skipped = sorted({(r["axis"], r["n"], r["d"]) for r in res["rows"] if not r["measured"]})
     if skipped:
         st.caption(t("cost.extrapolated_note", count=len(skipped), ms=naive_ms,
@@ -273,20 +297,25 @@ if res is not None:
 
     st.subheader(t("cost.fits"))
     level = round(100 * p["level"])
-    fits = pd.DataFrame([{
+    show_table(pd.DataFrame([{
         t("cost.col.series"): series_label(f["impl"], f["engine"]),
         t("cost.col.axis"): f["axis"],
         t("cost.col.exponent"): fmt_num(f["exponent"], 3),
-        # two points fit a line exactly and leave no degree of freedom for an interval
-        t("cost.col.ci", level=level): (f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]"
-                                        if math.isfinite(f["ci_low"]) and math.isfinite(f["ci_high"])
-                                        else "—"),
         t("cost.col.model"): fmt_num(f["model_exponent"], 3),
-        t("cost.col.points"): f["points"],
-        t("cost.col.r2"): fmt_num(f["r2"], 3),
-    } for f in res["fits"]])
-    show_table(fits)
-    st.caption(t("cost.fits.caption", level=level))
+    } for f in res["fits"]]))
+    st.caption(t("cost.fits.short"))
+    with st.expander(t("cost.fits.more")):  # the fit's statistics, for the curious
+        show_table(pd.DataFrame([{
+            t("cost.col.series"): series_label(f["impl"], f["engine"]),
+            t("cost.col.axis"): f["axis"],
+            # two points fit a line exactly and leave no degree of freedom for an interval
+            t("cost.col.ci", level=level): (f"[{fmt_num(f['ci_low'], 3)}, {fmt_num(f['ci_high'], 3)}]"
+                                            if math.isfinite(f["ci_low"]) and math.isfinite(f["ci_high"])
+                                            else "—"),
+            t("cost.col.points"): f["points"],
+            t("cost.col.r2"): fmt_num(f["r2"], 3),
+        } for f in res["fits"]]))
+        st.caption(t("cost.fits.caption", level=level))
 
     left, right = st.columns(2, gap="medium")
     with left:
@@ -317,8 +346,6 @@ if res is not None:
     } for r in table]))
     st.caption(t("cost.check.caption"))
 
-    own = res["backend"]
-    at_max = {(r["impl"], r["engine"]): r for r in res["ratios"] if r["n"] == ns[-1]}
     tab = {(r["impl"], r["engine"]): r for r in table}
     fit_d = {(f["impl"], f["engine"]): f for f in res["fits"] if f["axis"] == "d"}
     if ("additive", own) in at_max and ("additive", own) in tab and ("dot", own) in tab:

@@ -14,10 +14,11 @@ import pandas as pd
 import streamlit as st
 
 from core import factcheck as fc
+from core.factcheck.quote_text import clean_quote
 from pages.ui.charts import dk_axis, layered, show_chart
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import page_select, page_toggle
-from pages.ui.factcheck_words import fact_text, point_line, summary_line
+from pages.ui.factcheck_words import fact_text, point_line, summary_line, unchecked_format
 from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct
 from pages.ui.i18n import current_lang, t
@@ -34,12 +35,27 @@ drill: dict[str, dict[str, Any]] = st.session_state.setdefault(DRILL, {})
 
 
 def quote(text: str, fmt: str, box: Any) -> None:
+    """A quote as the reader sees it: the copy's artefacts removed, its maths shown as maths
+    (core.factcheck.quote_text.clean_quote); "plain" and "code" are shown literally."""
+    shown = clean_quote(text, fmt)
     if fmt == "code":
-        box.code(text, language=None, wrap_lines=True)
+        box.code(shown, language=None, wrap_lines=True)
     elif fmt == "plain":
-        box.text(text)
+        box.text(shown)
     else:
-        box.markdown(text)
+        box.markdown(shown)
+
+
+def verbatim(texts: list[str], box: Any) -> None:
+    """The quotes exactly as copied from the note, character for character (provenance)."""
+    box.caption(t("factcheck.verbatim.caption"))
+    for text in texts:
+        box.code(text, language=None, wrap_lines=True)
+
+
+def cleaned(texts: list[tuple[str, str]]) -> list[str]:
+    """The quotes among (text, format) that cleaning changes: those whose verbatim text is offered."""
+    return [text for text, fmt in texts if clean_quote(text, fmt) != text]
 
 
 def show_points(r: dict[str, Any]) -> None:
@@ -243,11 +259,16 @@ def card(i: int, claim: fc.Claim) -> None:
         ):
             col.markdown(f"**{title}**")
             quote(text, claim.quote_format, col.container(border=True))
+        also_fmt = "plain" if claim.quote_format == "plain" else "markdown"
         if claim.also_zh:
             st.markdown(f"**{t('factcheck.also')}**")
             for zh, en in zip(claim.also_zh, claim.also_en, strict=True):
-                quote(zh, "plain" if claim.quote_format == "plain" else "markdown", st)
+                quote(zh, also_fmt, st)
                 st.caption(en)
+        changed = cleaned([(claim.quote_zh, claim.quote_format), *((zh, also_fmt) for zh in claim.also_zh)])
+        if changed and st.toggle(t("factcheck.verbatim"), key=f"fc_verbatim_{claim.id}",
+                                 help=t("factcheck.verbatim.help")):
+            verbatim(changed, st)
         if drill_on and claim.id not in drill and not drill_form(claim):
             return
         r = measure(claim) if claim.kind == "measured" else fc.check(claim.id, s.seed)
@@ -256,6 +277,13 @@ def card(i: int, claim: fc.Claim) -> None:
 
 
 st.title(t("factcheck.title"))
+st.markdown(t("factcheck.notes_are"))
+with st.expander(t("factcheck.notes_list.title"), icon=":material/description:"):
+    st.markdown("\n".join(
+        t("factcheck.notes_list.line", note=t(f"factcheck.note.{n.file[:3]}"), zh=n.title_zh, en=n.title_en,
+          claims=len(fc.claims_of(n.file[:3])), unchecked=len(fc.unchecked_of(n.file[:3])))
+        for n in fc.NOTES))
+    st.caption(t("factcheck.notes_list.caption"))
 st.markdown(t("factcheck.intro"))
 tol = fc.tolerances()
 with st.expander(t("factcheck.rules.title"), icon=":material/balance:"):
@@ -296,13 +324,19 @@ for i, claim in enumerate(fc.claims_of(note), start=1):
     card(i, claim)
 
 st.subheader(t("factcheck.unchecked.title"))
+u_fmt = unchecked_format(note)
 for u in fc.unchecked_of(note):
     with st.container(border=True):
-        quote(u.quote_zh, "plain", st)
+        quote(u.quote_zh, u_fmt, st)
         st.caption(u.quote_en)
         st.markdown(t("factcheck.unchecked.why", why=u.why_zh if current_lang() == "zh" else u.why_en))
+        if changed := cleaned([(u.quote_zh, u_fmt)]):
+            verbatim(changed, st.expander(t("factcheck.verbatim")))
 
 what_to_notice("factcheck.notice")
+with st.expander(t("factcheck.engineers.title"), icon=":material/terminal:"):
+    st.markdown(t("factcheck.engineers.text"))
+    st.code(f"python -m core factcheck --note {note} --seed {s.seed} --json", language="bash")
 
 # Filled last, so they count what this run measured and answered too.
 scored = [rec for rec in drill.values() if "verdict_ok" in rec]

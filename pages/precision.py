@@ -5,6 +5,7 @@ import pandas as pd
 import streamlit as st
 
 from core import figure_budget, views
+from core.page_claims import precision as claims
 from pages.ui.charts import (
     SMALL_WIDTH,
     WIDTH,
@@ -24,6 +25,7 @@ from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import settings
 
 DTYPES = ("float16", "bfloat16", "float32")
+STABLE_DASH = (6, 4)  # the stable softmax's curves (the naive ones are solid)
 
 
 def _colour(scales: list[str]) -> alt.Color:
@@ -43,16 +45,20 @@ def logit_figure(rows: list[dict], scales: list[str], dk: int, overflow_logit: f
         tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                  alt.Tooltip("dk:Q", title="d_k"),
                  alt.Tooltip("max_logit:Q", format=".4g", title=t("precision.logit.y"))])
+    # The two limits are told apart by their dash and named in the chart's subtitle, above the plot:
+    # a label drawn on a rule inside the plot is crossed by every line that passes the limit near it.
     limits = pd.DataFrame({"y": [overflow_logit, fp16_max],
                            "label": [t("precision.logit.exp_line"), t("precision.logit.max_line")]})
-    rules = alt.Chart(limits).encode(y=alt.Y("y:Q"))
+    tip = [alt.Tooltip("label:N", title=t("precision.logit.limits"))]
+    exp_rule = alt.Chart(limits.iloc[[0]]).mark_rule(color="#555555", strokeWidth=1.5, strokeDash=[2, 3])
+    max_rule = alt.Chart(limits.iloc[[1]]).mark_rule(color="#555555", strokeWidth=1.5,
+                                                      strokeDash=[8, 3, 2, 3])
     chart = layered(
         base.mark_line(strokeWidth=2), base.mark_point(filled=True, size=36),
-        rules.mark_rule(color="#555555", strokeDash=[2, 3]),
-        rules.mark_text(align="left", dx=4, dy=-6, color="#333333", fontSize=11).encode(
-            text=alt.Text("label:N"), x=alt.value(0)),
-        dk_rule(dk),
-        width=WIDTH, height=320, title=alt.TitleParams(t("precision.logit.title"), anchor="start"))
+        exp_rule.encode(y=alt.Y("y:Q"), tooltip=tip), max_rule.encode(y=alt.Y("y:Q"), tooltip=tip),
+        dk_rule(dk), width=WIDTH, height=320,
+        title=alt.TitleParams(t("precision.logit.title"), anchor="start",
+                              subtitle=[t("precision.logit.key_exp"), t("precision.logit.key_max")]))
     return figure(chart, logits[["dk", "scale", "max_logit"]])
 
 
@@ -73,23 +79,62 @@ def nan_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
         if not colour_legend:
             colour = colour.legend(None)
         dash = alt.StrokeDash("method:N", title=t("precision.method"),
-                              scale=alt.Scale(domain=list(names.values()), range=[[1, 0], [6, 4]]),
-                              legend=alt.Legend(orient="bottom", labelLimit=260) if dash_legend else None)
+                              scale=alt.Scale(domain=list(names.values()), range=[[1, 0], list(STABLE_DASH)]),
+                              legend=alt.Legend(orient="bottom", labelLimit=260, symbolType="stroke",
+                                                symbolStrokeColor="#555555", symbolStrokeWidth=2,
+                                                symbolSize=400) if dash_legend else None)
         base = alt.Chart(long[long["dtype"] == dtype]).encode(
             x=dk_axis(), y=alt.Y("fraction:Q", title=t("precision.nan.y"), scale=alt.Scale(domain=[0, 1]),
                                  axis=alt.Axis(format="%")),
-            color=colour, strokeDash=dash,
+            color=colour,
             tooltip=[alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
                      alt.Tooltip("method:N", title=t("precision.method")), alt.Tooltip("dk:Q", title="d_k"),
                      alt.Tooltip("fraction:Q", format=".1%", title=t("precision.nan.y"))])
-        return layered(base.mark_line(strokeWidth=2), base.mark_point(size=24), dk_rule(dk),
-                         width=SMALL_WIDTH - 20, height=200, title=dtype)
+        naive = base.transform_filter(alt.datum.method == names["naive_nonfinite_fraction"])
+        stable = base.transform_filter(alt.datum.method == names["stable_nonfinite_fraction"])
+        # The stable curves are drawn last, dashed over the solid naive ones, with larger hollow
+        # markers (each scale keeps its shape); where two stable curves coincide their dashes
+        # alternate (each scale's dash shifted by its share of the period), so every curve shows.
+        period = sum(STABLE_DASH)
+        stable_lines = [stable.transform_filter(alt.datum.scale == name).mark_line(
+            strokeWidth=2, strokeDashOffset=i * period / len(scales)).encode(strokeDash=dash)
+            for i, name in enumerate(scales)]
+        return layered(naive.mark_line(strokeWidth=3).encode(strokeDash=dash),
+                       naive.mark_point(size=20, filled=True), *stable_lines,
+                       stable.mark_point(size=80, filled=False, strokeWidth=1.5),
+                       dk_rule(dk), width=SMALL_WIDTH - 20, height=200, title=dtype)
 
     chart = side_by_side(*[panel(d) for d in DTYPES]).properties(
         title=alt.TitleParams(t("precision.nan.title"), anchor="start"))
     shown = [panel(DTYPES[0], dash_legend=False), panel(DTYPES[1], colour_legend=False),
              panel(DTYPES[2], colour_legend=False, dash_legend=False)]
     return figure(chart, long[["dk", "scale", "dtype", "method", "fraction"]], panels=shown)
+
+
+def verdict_text(v: claims.PrecisionVerdict) -> str:
+    """The page's one-line verdict on float16 and √d_k, in words, from its measured figures."""
+    if v.kind == claims.INCOMPLETE:
+        return t("precision.verdict.incomplete", none=scale_label("none"), sqrt=scale_label("sqrt"))
+    return t(f"precision.verdict.{v.kind}", dk=v.dk, other=v.naive_fail_dk, naive_none=fmt_pct(v.naive_none),
+             naive_sqrt=fmt_pct(v.naive_sqrt), stable_none=fmt_pct(v.stable_none),
+             stable_sqrt=fmt_pct(v.stable_sqrt))
+
+
+def coincide_text(rows: list[dict]) -> str:
+    """Which curves of the NaN-rows panels lie on one another (core.page_claims), panels with the
+    same groups named together."""
+    method = {"naive": t("precision.method.naive_short"), "stable": t("precision.method.stable_short")}
+    panels: dict[str, list[str]] = {}
+    for d in DTYPES:
+        for group in claims.coinciding_series(rows, d):
+            members = " ".join(t("precision.nan.series", method=method[m], scale=scale_label(sc))
+                               for sc, m in group)
+            panels.setdefault(members, []).append(d)
+    if not panels:
+        return t("precision.nan.coincide.none")
+    sep = t("precision.nan.dtype_sep")
+    groups = [t("precision.nan.group", dtype=sep.join(ds), members=m) for m, ds in panels.items()]
+    return t("precision.nan.coincide", groups=t("precision.nan.group_sep").join(groups))
 
 
 def fmt_mask(value: float) -> str:
@@ -107,6 +152,8 @@ view = run_with_progress(views.precision_view, dks=figure_budget.sweep_dks(s.dk)
                          n=s.n, scales=s.scales, trials=s.trials, seed=s.seed)
 if view is not None:
     here = views.at_dk(view, s.dk)
+    verdict = claims.precision_verdict(view["rows"], s.dk)
+    st.markdown(f"**{t('precision.verdict.label')}** {verdict_text(verdict)}")
     for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
     fp16 = [r for r in here["rows"] if r["dtype"] == "float16"]
@@ -144,5 +191,6 @@ if view is not None:
     show_chart(nan_figure(view["rows"], view["scales"], s.dk), name="precision-nan-rows")
     bf16 = next((r for r in here["rows"] if r["dtype"] == "bfloat16"), None)
     bf16_res = fmt_num(bf16["resolution_at_max"]) if bf16 else "—"
+    st.caption(coincide_text(view["rows"]))
     st.caption(t("precision.nan.caption", dk=s.dk, bf16_res=bf16_res))
     what_to_notice("precision.notice")

@@ -5,7 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from core import figure_budget, views
+from core.page_claims import variance as claims
 from core.sampling import DISTRIBUTIONS
+from core.scales import parse_scale
 from pages.ui.charts import (
     SMALL_HEIGHT,
     WIDTH,
@@ -17,12 +19,11 @@ from pages.ui.charts import (
     with_scale_labels,
 )
 from pages.ui.compute import cached, run_with_progress
-from pages.ui.controls import page_select, page_slider
+from pages.ui.controls import page_expander, page_select, page_slider, page_toggle
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import OKABE_ITO, fmt_num, scale_colours, scale_label
+from pages.ui.format import OKABE_ITO, SCALE_COLOURS, fmt_num, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row
-from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import settings
 
 HIST_COLUMNS = ["kind", "x0", "x1", "x", "density", "theory"]
@@ -54,11 +55,28 @@ def _colour(scales: list[str]) -> alt.Color:
                      legend=alt.Legend(orient="bottom", columns=3, labelLimit=260))
 
 
-@figure_cache
-def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int) -> Figure:
-    """Var of the scaled score vs d_k: measured points, the theory line, a confidence band."""
+def _labelled(rows: list[dict], scales: list[str], reference: str | None) -> tuple[pd.DataFrame, alt.Color]:
+    """Rows with their legend labels and the colour channel; the `reference` scale (drawn for comparison,
+    not among the sidebar's scales) is labelled as such in the legend, keeping its scale's colour."""
     df = with_scale_labels(rows)
-    base = alt.Chart(df).encode(x=dk_axis(), color=_colour(scales))
+    if reference is None:
+        return df, _colour(scales)
+    labels = {x: scale_label(x) for x in scales}
+    labels[reference] = t("variance.sweep.reference", scale=scale_label(reference))
+    df["scale_label"] = df["scale"].map(labels)
+    colours = alt.Scale(domain=[labels[x] for x in scales],
+                        range=[SCALE_COLOURS.get(parse_scale(x).kind, OKABE_ITO[6]) for x in scales])
+    return df, alt.Color("scale_label:N", title=t("common.legend.scale"), scale=colours,
+                         legend=alt.Legend(orient="bottom", columns=3, labelLimit=260))
+
+
+@figure_cache
+def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int, reference: str | None = None
+                          ) -> Figure:
+    """Var of the scaled score vs d_k: measured points, the theory line, a confidence band; `reference`
+    a scale drawn for comparison only (labelled so in the legend)."""
+    df, colour = _labelled(rows, scales, reference)
+    base = alt.Chart(df).encode(x=dk_axis(), color=colour)
     y = alt.Y("var_scaled:Q", title=t("variance.sweep.y"), scale=alt.Scale(type="log"))
     tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
             alt.Tooltip("dk:Q", title="d_k"),
@@ -76,10 +94,11 @@ def variance_sweep_figure(rows: list[dict], scales: list[str], dk: int) -> Figur
 
 
 @figure_cache
-def mean_figure(rows: list[dict], scales: list[str], dk: int, rho: float) -> Figure:
+def mean_figure(rows: list[dict], scales: list[str], dk: int, rho: float, reference: str | None = None
+                ) -> Figure:
     """Mean of the scaled score vs d_k when q and k are correlated, with its theory line."""
-    df = with_scale_labels(rows)
-    base = alt.Chart(df).encode(x=dk_axis(), color=_colour(scales))
+    df, colour = _labelled(rows, scales, reference)
+    base = alt.Chart(df).encode(x=dk_axis(), color=colour)
     y = alt.Y("mean_scaled:Q", title=t("variance.mean.y"), scale=alt.Scale(type="log"))
     tips = [alt.Tooltip("scale_label:N", title=t("common.legend.scale")),
             alt.Tooltip("dk:Q", title="d_k"),
@@ -94,12 +113,31 @@ def mean_figure(rows: list[dict], scales: list[str], dk: int, rho: float) -> Fig
     return figure(chart, df[["dk", "scale", "mean_raw", "mean_scaled", "theory_mean_scaled"]])
 
 
+def figures(statement: claims.Statement) -> dict[str, object]:
+    """A statement's measured figures, formatted as the page formats numbers."""
+    return {k: fmt_num(x) if isinstance(x, float) else x for k, x in statement.values.items()}
+
+
+def say(statement: claims.Statement, prefix: str, **extra: object) -> str:
+    """A statement's wording (`prefix.kind`) with its figures."""
+    return t(f"{prefix}.{statement.kind}", **{**figures(statement), **extra})
+
+
+def slope_text(x: float) -> str:
+    text = f"{x:.2f}"
+    return "0.00" if text == "-0.00" else text
+
+
 s = settings()
-st.title(t("variance.title"))
-st.markdown(t("variance.claim"))
-formula(r"\operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,"
-        r"\qquad k=\rho\,q+\sqrt{1-\rho^2}\,z\;\Rightarrow\;"
-        r"\mathbb{E}[q\cdot k]=\rho\,d_k,\;\operatorname{Var}(q\cdot k)=d_k(1+\rho^2)")
+head = st.container()  # title and rule, worded once the page has measured (core/page_claims/variance.py)
+# Each \qquad part fits a phone's width, so a formula wraps between parts, never inside one.
+formula(r"\operatorname{Var}(c\,X)=c^2\operatorname{Var}(X),"
+        r"\qquad \operatorname{Var}(q\cdot k)=\sum_{i=1}^{d_k}\operatorname{Var}(q_i k_i)=d_k,"
+        r"\qquad k=\rho\,q+\sqrt{1-\rho^2}\,z:"
+        r"\qquad \mathbb{E}[q\cdot k]=\rho\,d_k,"
+        r"\qquad \operatorname{Var}(q\cdot k)=d_k(1+\rho^2)")
+st.markdown(t("variance.why"))
+st.caption(t("variance.symbols"))
 
 c1, c2 = st.columns(2)
 rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key="variance.rho_help",
@@ -107,14 +145,29 @@ rho = page_slider("var_rho", "variance.rho", 0.0, 1.0, 0.0, step=0.05, help_key=
 dist = page_select("var_dist", "variance.dist", DISTRIBUTIONS, "normal", option_prefix="variance.dist",
                    container=c2)
 
+# 1/d_k is always measured: its rows come from the same samples (Var(c·q·k) = c²·Var(q·k), core.views),
+# so the √d_k-vs-d_k contrast can be drawn whatever the sidebar's scales; it is labelled as a comparison.
+reference = None if "linear" in s.scales else "linear"
 view = run_with_progress(views.variance_view, dks=figure_budget.sweep_dks(s.dk),
-                         n=s.n, scales=s.scales, trials=s.trials, seed=s.seed,
-                         rho=rho, dist=dist, backend=s.backend, dtype=s.dtype)
-if view is not None:
+                         n=s.n, scales=[*s.scales, *([reference] if reference else [])], trials=s.trials,
+                         seed=s.seed, rho=rho, dist=dist, backend=s.backend, dtype=s.dtype)
+if view is None:
+    head.title(t("variance.title"))
+else:
+    title = claims.title(view)
+    head.title(t("variance.title" if title.kind == claims.GROWS else "variance.title.fixed"))
+    rule = claims.rule(view, s.dk)
+    head.markdown(say(rule, "variance.rule", rho=f"{rho:g}",
+                      factor=fmt_num(rule.values["sqrt_theory"])))
+    agreement = claims.agreement(view, s.dk)
+    sep = "" if s.lang == "zh" else " "  # sentences follow each other without a space in Chinese
+    noise = "" if rule.kind == claims.FIXED else \
+        sep + say(agreement, "variance", z=fmt_num(agreement.values["z_abs"], 2))
+    head.markdown(t("variance.numbers", **figures(rule)) + noise)
     here = views.at_dk(view, s.dk)
     for name in here["skipped"]:
         st.caption(t("common.scale.skipped", scale=scale_label(name), dk=s.dk))
-    at = here["rows"]
+    at = [r for r in here["rows"] if r["scale"] in s.scales]
     if at:
         metrics = metric_row()
         metrics.metric(t("variance.metric.var_raw"), fmt_num(at[0]["var_raw"]))
@@ -124,7 +177,7 @@ if view is not None:
             metrics.metric(label, fmt_num(row["var_scaled"]))
 
     # Histograms: raw and scaled side by side, each with its normal approximation.
-    defined = [x for x in view["scales"] if x not in here["skipped"]] or ["none"]
+    defined = [x for x in s.scales if x in view["scales"] and x not in here["skipped"]] or ["none"]
     hist_scale = "sqrt" if "sqrt" in defined else defined[0]
     samples = cached(views.score_samples, dk=s.dk, scale=hist_scale, samples=min(view["samples"], 20000),
                      seed=s.seed, rho=rho, dist=dist)
@@ -134,13 +187,39 @@ if view is not None:
 
     left, right = st.columns(2, gap="medium")
     with left:
-        show_chart(variance_sweep_figure(view["rows"], view["scales"], s.dk), name="variance-sweep")
-        st.caption(t("variance.sweep.caption"))
+        sweep_box = st.container()
+        compare = page_toggle("var_linear", "variance.linear", default=True, shown=reference is not None,
+                              help_key="variance.linear_help")
+        shown = [x for x in view["scales"] if x in s.scales or (x == reference and compare)]
+        drawn = [r for r in view["rows"] if r["scale"] in shown]
+        ref = reference if reference in shown else None
+        sweep_box_fig = variance_sweep_figure(drawn, shown, s.dk, ref)
+        with sweep_box:
+            show_chart(sweep_box_fig, name="variance-sweep")
+            st.caption(t("variance.sweep.caption"))
+            if ref is not None:
+                st.caption(t("variance.sweep.reference_note"))
     with right:
         if rho > 0:
-            show_chart(mean_figure(view["rows"], view["scales"], s.dk, rho), name="variance-mean")
+            show_chart(mean_figure(drawn, shown, s.dk, rho, ref), name="variance-mean")
             st.caption(t("variance.mean.caption"))
         else:
             st.info(t("variance.mean.zero"), icon=":material/tune:")
             st.caption(t("variance.mean.caption"))
-    what_to_notice("variance.notice")
+
+    items = [t(f"variance.notice.slope.{x.kind}", scale=scale_label(x.values["scale"]),
+               slope=slope_text(x.values["slope"]), theory=slope_text(x.values["theory"]))
+             for x in claims.slopes(view) if x.values["scale"] in shown]
+    notice = [t("variance.notice.slopes", items=t("variance.notice.sep").join(items))] if items else []
+    level = claims.scaled_level(view)
+    if level.kind != claims.ABSENT and "sqrt" in shown:
+        notice.append(say(level, "variance.notice"))
+    shape = claims.shape(view)
+    notice.append(say(shape, "variance.notice", rho=f"{rho:g}"))
+    st.info(f"**{t('common.what_to_notice')}** — {sep.join(notice)}", icon=":material/visibility:")
+
+more, more_open = page_expander("var_more", "variance.more")
+if more_open:
+    with more:
+        for part in ("kappa", "sampling", "band", "mup"):
+            st.markdown(t(f"variance.more.{part}"))

@@ -48,11 +48,11 @@ def test_page_renders_charts_tables_and_notice_in_english():
     assert titles == [TEXT[k]["en"] for k in ("cost.chart.time_n", "cost.chart.time_d", "cost.chart.ratio",
                                               "cost.chart.gflops")]
     assert "log" in json.dumps(specs[0]["layer"][0]["encoding"]["y"]["scale"])
-    assert len(tables(at)) == 2  # fitted exponents, model vs clock
+    assert len(tables(at)) == 3  # fitted exponents, their intervals (under "More"), model vs clock
     fits = tables(at)[0]
     assert set(fits.iloc[:, 1]) == {"n", "d"} and len(fits) == 10  # 5 series × 2 axes
     assert any("dot-product · torch" in s for s in fits.iloc[:, 0])
-    assert not any("NaN" in s for s in fits.iloc[:, 3])  # a two-point fit has no interval: "—"
+    assert not any("NaN" in s for s in tables(at)[1].iloc[:, 2])  # a two-point fit has no interval: "—"
     assert "What to notice" in at.info[0].body
     code = _cli(at)
     assert code.startswith("python -m core cost --fit --n 64 128 256 512 --d 8 16 32 64")
@@ -75,7 +75,8 @@ def test_page_renders_charts_tables_and_notice_in_english():
 
 
 def test_page_in_chinese():
-    at = _cost_page(lang="zh", cost_torch="0", **SMALL)
+    # naive additive under a 2-s cap: a loaded machine must not drop its points, and so one of the six fits
+    at = _cost_page(lang="zh", cost_torch="0", cost_naive_ms="2000", **SMALL)
     assert not at.exception
     assert at.title[0].value == TEXT["cost.title"]["zh"]
     assert "值得注意" in at.info[0].body
@@ -154,7 +155,7 @@ def test_numbers_on_screen_are_the_ones_core_measured():
     res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))  # stored: no new measurement
     additive = next(r for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
     assert f"takes {fmt_num(additive['ratio'], 3)}× the time" in at.info[0].body
-    table = tables(at)[1]
+    table = tables(at)[2]
     dot = next(r for r in res["table"] if r["impl"] == "dot")
     assert table.iloc[0, 4] == f"{fmt_num(dot['seconds'], 3)} s"
 
@@ -163,7 +164,75 @@ def test_a_fit_through_two_points_shows_no_interval():
     # a 10 ms cap on the naive additive path leaves it two or three points on this grid
     at = _cost_page(lang="en", cost_torch="0", **{**SMALL, "cost_naive_ms": "10"})
     assert not at.exception
-    fits = tables(at)[0]
-    for points, ci in zip(fits.iloc[:, 5], fits.iloc[:, 3], strict=True):
+    fits = tables(at)[1]  # under "More": the intervals beside the number of points
+    for points, ci in zip(fits.iloc[:, 3], fits.iloc[:, 2], strict=True):
         assert (ci == "—") == (int(points) <= 2), (points, ci)
         assert "NaN" not in ci
+
+
+def _expander(at: AppTest, key: str, lang: str = "en"):
+    found = [e for e in at.main.expander if e.label == TEXT[key][lang]]
+    assert len(found) == 1, [e.label for e in at.main.expander]
+    return found[0]
+
+
+def test_the_prediction_is_asked_before_the_timing_and_compared_after_it():
+    """Before the timing the page asks for a prediction (pills bound to ?cost_guess=); pressing
+    Measure keeps it, folds the question away and compares it with the measured ratio at the
+    largest n, the one core measured (guess_verdict's words: 5× against the measured ratio)."""
+    from core.page_claims.cost import judge_prediction
+    from pages.ui.format import fmt_num
+    from server.results import result_key
+    from server.shared import RESULTS
+
+    fresh = {**SMALL, "cost_repeats": "4"}  # settings no other test measures: nothing stored yet
+    at = run_page("cost", {"lang": "en", "cost_torch": "0", **fresh}, timeout=240)
+    assert not at.exception and not _charts(at)  # nothing measured yet
+    guess = at.pills(key="cost_guess")
+    assert guess.value == "none" and guess.label == TEXT["cost.guess.label"]["en"]
+    guess.set_value("5").run()
+    assert at.query_params["cost_guess"] == ["5"] or at.query_params["cost_guess"] == "5"
+    at.button(key="cost_run_ask").click().run()
+    assert not at.exception and len(_charts(at)) == 4
+    assert "cost_guess" not in [w.key for w in at.main.pills]  # the question is gone once asked for
+    kwargs = {"ns": (64, 128, 256, 512), "ds": (8, 16, 32, 64), "d_h": None, "d_at": 64, "torch_ref": False,
+              "backend": "numpy", "dtype": "float32", "repeats": 4, "seed": 0, "naive_max_seconds": 0.1,
+              "time_budget": 60.0}
+    res, _ = RESULTS.peek(result_key("core.cost:explore", kwargs))
+    ratio = next(r["ratio"] for r in res["ratios"] if r["impl"] == "additive" and r["n"] == 512)
+    said = [m.value for m in at.markdown if m.value.startswith(f"**{TEXT['cost.guess.result']['en']}**")]
+    assert len(said) == 1, [m.value for m in at.markdown]
+    assert f"5×; measured {fmt_num(ratio, 3)}× at n = 512" in said[0]
+    kind, _ = judge_prediction(5.0, ratio)
+    word = {"close": "close", "higher": "slower than you predicted", "lower": "smaller than you predicted"}
+    assert word[kind] in said[0], said[0]
+
+
+@pytest.mark.parametrize(("guess", "measured", "kind", "off"), [
+    (None, 7.0, "none", 1.0), (5.0, 7.0, "close", 1.4), (10.0, 5.0, "close", 2.0), (2.0, 7.0, "higher", 3.5),
+    (30.0, 6.0, "lower", 5.0)])
+def test_a_prediction_is_judged_by_the_factor_between_it_and_the_measurement(guess, measured, kind, off):
+    """Close within a factor of 2 either way; otherwise how many times off, in which direction."""
+    from core.page_claims.cost import judge_prediction
+
+    assert judge_prediction(guess, measured) == (kind, pytest.approx(off))
+    with pytest.raises(ValueError):
+        judge_prediction(0.0, measured)
+
+
+def test_terms_are_defined_and_research_asides_sit_under_more():
+    """GEMM and least squares are defined where they first appear (both languages); the fitted
+    exponents' confidence intervals and the least-squares note sit in the "More" expander; one
+    sentence ties the page to √d_k."""
+    assert "GEMM: general matrix–matrix multiplication" in TEXT["cost.formulas.note"]["en"]
+    assert "GEMM：通用矩阵–矩阵乘法" in TEXT["cost.formulas.note"]["zh"]
+    assert "least squares (the straight line" in TEXT["cost.fits.caption"]["en"]
+    assert "最小二乘（" in TEXT["cost.fits.caption"]["zh"]
+    at = _cost_page(lang="en", cost_torch="0", **SMALL)
+    assert TEXT["cost.why_sqrt"]["en"] in [m.value for m in at.markdown]
+    more = _expander(at, "cost.fits.more")
+    captions = [c.value for c in more.get("caption")]
+    assert any("least squares" in c for c in captions), captions
+    visible = tables(at)[0]
+    assert not any("CI" in c for c in visible.columns), list(visible.columns)
+    assert any("CI" in c for c in tables(at)[1].columns)

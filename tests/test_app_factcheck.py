@@ -9,6 +9,7 @@ from factcheck_live import live_results
 from streamlit.testing.v1 import AppTest
 
 from core import factcheck as fc
+from core.factcheck.quote_text import clean_quote
 from pages.ui.factcheck_words import summary_fields
 from pages.ui.format import fmt_num
 from pages.ui.i18n import text_for
@@ -134,3 +135,56 @@ def test_per_note_counts_on_the_page_equal_the_cli(monkeypatch):
     expected = fc.note_summary(list(live.values()))  # what `python -m core factcheck --json` reports per note
     assert all(row["pending"] == 0 for row in expected)
     assert _summary_lines(at) == [_expected_line(r, "en") for r in expected]
+
+
+# ---------------------------------------------------------------- what the notes are, their quotes cleaned
+
+CLI = "python -m core factcheck"
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_the_page_opens_by_saying_what_the_notes_are_and_keeps_the_command_line_for_engineers(lang):
+    at = _page(lang)
+    assert at.markdown[0].value == text_for("factcheck.notes_are", lang)  # the first thing under the title
+    (notes,) = [e for e in at.expander if e.label == text_for("factcheck.notes_list.title", lang)]
+    listed = notes.markdown[0].value
+    for n in fc.NOTES:
+        assert n.title_zh in listed and n.title_en in listed
+    # the command line only inside the engineers' expander, which comes after "what to notice"
+    (eng,) = [e for e in at.expander if e.label == text_for("factcheck.engineers.title", lang)]
+    assert any(CLI in c.value for c in eng.code)
+    learner_text = [m.value for m in (*at.markdown, *at.caption, *at.info)] + [c.value for c in at.code]
+    assert sum(CLI in v for v in learner_text) == 1  # the engineers' code block, nothing else
+    assert at.code[-1].value.startswith(CLI)
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_a_quote_with_copy_artefacts_is_shown_clean_and_verbatim_on_request(lang):
+    claim = fc.get_claim("n0_var")
+    at = _open(_page(lang, fc_drill="0"), claim.id)
+    shown = [x.value for x in at.text]
+    assert clean_quote(claim.quote_zh, "plain") in shown and claim.quote_zh not in shown
+    assert not any("d k d_k dk" in v or "\\sqrt" in v for v in shown)
+    assert claim.quote_zh not in [c.value for c in at.code]  # verbatim only when asked
+    at.toggle(key=f"fc_verbatim_{claim.id}").set_value(True)
+    _rerun(at)
+    codes = [c.value for c in at.code]
+    assert claim.quote_zh in codes and all(a in codes for a in claim.also_zh)
+
+
+def test_an_unchecked_statement_with_artefacts_keeps_its_verbatim_text_in_an_expander():
+    at = _page("en")
+    changed = [u for u in fc.unchecked_of("000") if clean_quote(u.quote_zh, "plain") != u.quote_zh]
+    assert changed
+    verbatims = [e for e in at.expander if e.label == text_for("factcheck.verbatim", "en")]
+    assert len(verbatims) == len(changed)
+    for u, box in zip(changed, verbatims, strict=True):
+        assert box.code[0].value == u.quote_zh
+        assert clean_quote(u.quote_zh, "plain") in [x.value for x in at.text]
+
+
+def test_a_markdown_quote_shows_its_maths_in_the_delimiters_katex_reads():
+    claim = fc.get_claim("n4_std")
+    at = _open(_page("en", fc_note="004", fc_drill="0"), claim.id)
+    md = " ".join(m.value for m in at.markdown)
+    assert "$\\sqrt{512} \\approx 22.6$" in md and "\\(\\sqrt{512}" not in md

@@ -178,3 +178,20 @@ def test_init_variance_leaves_the_global_torch_rng_alone():
     torch.manual_seed(123)
     b.init_variance(64, 16, ["gpt2"], tokens=16, instances=2)
     assert torch.equal(torch.rand(3), a)
+
+
+def test_init_logit_variance_spans_far_below_one_to_above_it_over_the_pages_d_model_choices():
+    """The beyond page's closing notice says real initialisations put the logit variance "from far
+    below 1 to above it" over its d_model choices (256 … 4096): true of the closed forms and of a
+    measurement at the two ends."""
+    d_models = (256, 512, 768, 1024, 2048, 4096)
+    schemes = ("xavier-square", "mha", "linear-default", "gpt2")
+    logit = [b.init_theory(m, d) ** 2 for d in d_models for m in schemes]
+    assert min(logit) < 0.1
+    assert max(logit) > 1.0
+    low = {r["scheme"]: r["var_logit"]
+           for r in b.init_variance(256, 32, tokens=256, instances=3, seed=8)["rows"]}
+    high = {r["scheme"]: r["var_logit"]
+            for r in b.init_variance(4096, 32, tokens=256, instances=2, seed=8)["rows"]}
+    assert min(low.values()) < 0.1
+    assert max(high.values()) > 1.0

@@ -1,5 +1,6 @@
 """Every page in a real browser, in both languages, at 1280×720 and on a 390×844 phone (and every page
-and lesson step at 360 px): no error, every chart drawn, nothing wider than the screen, axe-core clean.
+and lesson step at 360 px): no error, every chart drawn, nothing wider than the screen, no text cut off
+by its box or crossed by a chart's line, no English scale code inside Chinese text, axe-core clean.
 Screenshots land in tests/artifacts/screens/. Nothing here is timed, so the module runs in the
 browser-views lane beside the timed tests (tests/conftest.py); the helpers are tests/test_browser.py's.
 """
@@ -10,15 +11,18 @@ import re
 
 import pytest
 from axe_check import axe_problems
-from conftest import served_app
+from conftest import ARTIFACTS, ROOT, served_app
 from test_browser import SHOTS, assert_healthy, model_installed, open_app
 
 from tools.app_driver import (
     PAGES,
     VIEWPORTS,
+    clipped_text,
     overflow,
     screenshot_full,
+    serve,
     url_path,
+    wait_first_render,
     wait_idle,
 )
 from tools.loadtest.driver import ASKED, charted
@@ -35,7 +39,8 @@ CASES = [(name, lang, device) for name in PAGES for lang in ("en", "zh") for dev
 @pytest.mark.parametrize(("name", "lang", "device"), CASES)
 def test_page_fits_the_screen_without_errors(browser, server, name, lang, device):
     """Every page, in both languages, at 1280×720 and on a 390×844 phone: no error, every chart
-    drawn, nothing wider than the screen. Screenshots: the first screen and the whole page."""
+    drawn, nothing wider than the screen, no text cut off or crossed (clipped_text), and in Chinese
+    no scale named by its URL code. Screenshots: the first screen and the whole page."""
     link = f"{url_path(name)}?lang={lang}" + (f"&{ASKED[name]}" if name in ASKED else "")  # work asked for
     charts = charted(link) and (name != "real-model" or model_installed())
     context, page = open_app(browser, f"{server}/{link}", VIEWPORTS[device], charts)
@@ -49,11 +54,53 @@ def test_page_fits_the_screen_without_errors(browser, server, name, lang, device
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}-{lang}-{device}.png"))
     too_wide = overflow(page)
+    cut = clipped_text(page)
+    text = page.locator('[data-testid="stMain"]').inner_text()
+    codes = SCALE_CODE_IN_ZH.findall(text) if lang == "zh" else []
     screenshot_full(page, SHOTS / f"{name}-{lang}-{device}-full.png")
     inaccessible = axe_problems(page, f"{link} {device}")  # WCAG 2.2 A/AA (tests/axe_check.py)
     context.close()
-    assert not too_wide, f"{name} at {VIEWPORTS[device]['viewport']['width']} px: {too_wide}"
+    size = VIEWPORTS[device]["viewport"]
+    where = f"{name} ({lang}) at {size['width']}×{size['height']}"
+    assert not too_wide, f"{where}: {too_wide}"
+    assert not cut, f"{where}: {cut}"
+    assert not codes, f"{where}: scale codes in Chinese text: {codes}"
     assert not inaccessible, inaccessible
+
+
+# A scale's URL code in brackets inside Chinese text ("不缩放（none）"): the label alone says it.
+SCALE_CODE_IN_ZH = re.compile(r"[（(](?:none|sqrt|linear|log|double-sqrt|power|const)[）)]")
+
+
+@pytest.fixture(scope="module")
+def clip_server(browser):
+    app = ROOT / "tests" / "apps" / "clipped_text.py"
+    with serve(ARTIFACTS / "streamlit-clipped-text.log", script=app) as url:
+        yield url
+
+
+@pytest.mark.parametrize("device", ["desktop", "phone"])
+def test_the_clipped_text_check_reports_each_fault_and_passes_the_fixed_page(browser, clip_server, device):
+    """The check is not blind: a chart label crossed by a line, a legend label Vega shortened, pills
+    whose row runs past a fading edge (in a column on a desktop; a phone stacks the columns) and a
+    line cut off with an ellipsis are each reported, naming the chart or element; the same content
+    drawn as the app draws it is not reported."""
+    found = {}
+    for mode in ("faulty", "fixed"):
+        context = browser.new_context(**VIEWPORTS[device])
+        page = context.new_page()
+        page.goto(f"{clip_server}/?mode={mode}")
+        wait_first_render(page, timeout_ms=60_000)
+        wait_idle(page, timeout_ms=60_000)
+        found[mode] = clipped_text(page)
+        context.close()
+    report = " | ".join(found["faulty"])
+    assert "chart 1 of 1: label \"ln 65504 ≈ 11.09: exp overflows\" crossed by a line" in report, report
+    assert "chart 1 of 1: label shortened to fit" in report, report
+    if device == "desktop":
+        assert "options hidden past a fading edge in stButtonGroup" in report and "64-512" in report, report
+    assert "text cut off in stHtml: \"a sentence too long" in report, report
+    assert found["fixed"] == [], found["fixed"]
 
 
 NARROWEST = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "is_mobile": True,

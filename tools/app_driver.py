@@ -131,6 +131,86 @@ def overflow(page: Any) -> list[str]:
     return page.evaluate(OVERFLOW_JS)
 
 
+# Text the reader cannot read whole, in the main area (each finding names its element):
+# - HTML text cut off by its own box: an element that clips (overflow hidden or clip, or an ellipsis)
+#   whose content is wider than the box (scrollWidth > clientWidth), or a row that scrolls sideways
+#   behind a fading edge (Streamlit's pills: the options past the edge fade out, "64-51");
+# - in a chart (Vega draws SVG): a label Vega shortened to fit ("…" at its end), a label that lies
+#   outside the chart's box, and a label drawn in the plot (a text mark) that a line or a rule of the
+#   plot crosses: each line and rule is sampled every 2 px along its length and a label is crossed
+#   when a sample falls inside the label's box (shrunk by 1 px, so a line that only touches it does
+#   not count). A label is outside its chart when its box passes the chart's edge by more than 40 %
+#   of its font size (a text box is taller than its glyphs). Not counted: text for screen readers
+#   only (the hidden MathML copy of a formula, a chart's visually hidden description).
+CLIPPED_JS = """() => {
+  const main = document.querySelector('[data-testid="stMain"]');
+  if (!main) return ['no main area'];
+  const out = [], short = s => JSON.stringify((s || '').trim().replace(/\\s+/g, ' ').slice(0, 60));
+  const holder = el => (el.closest('[data-testid^="st"]') || el).getAttribute('data-testid') || el.tagName;
+  for (const el of main.querySelectorAll('*')) {
+    if (el.closest('.katex-mathml') || el.closest('svg')) continue;
+    const cs = getComputedStyle(el), text = el.innerText;
+    // (a visually hidden box, 1 px wide, holds a chart's text for screen readers: never drawn)
+    if (!text || !text.trim() || el.clientWidth <= 2 || el.clientHeight <= 2) continue;
+    const wider = el.scrollWidth > el.clientWidth + 1;
+    const mask = cs.maskImage || cs.webkitMaskImage || 'none';
+    if (wider && (['hidden', 'clip'].includes(cs.overflowX) || cs.textOverflow === 'ellipsis'))
+      out.push(`text cut off in ${holder(el)}: ${short(text)} `
+               + `(${el.scrollWidth} px in ${el.clientWidth} px)`);
+    else if (wider && ['auto', 'scroll'].includes(cs.overflowX) && mask !== 'none')
+      out.push(`options hidden past a fading edge in ${holder(el)}: ${short(text)} `
+               + `(${el.scrollWidth} px in ${el.clientWidth} px)`);
+  }
+  const charts = [...main.querySelectorAll('[data-testid="stVegaLiteChart"]')];
+  charts.forEach((chart, i) => {
+    const svg = chart.querySelector('svg.marks') || chart.querySelector('svg');
+    if (!svg) return;
+    const name = `chart ${i + 1} of ${charts.length}`, box = svg.getBoundingClientRect();
+    const texts = [...svg.querySelectorAll('text')].filter(t => t.textContent.trim());
+    for (const t of texts) {
+      const r = t.getBoundingClientRect();
+      if (r.width === 0) continue;
+      if (t.textContent.trim().endsWith('…'))
+        out.push(`${name}: label shortened to fit: ${short(t.textContent)}`);
+      // a text box is a line taller than its glyphs: allow 40 % of the font size past the edge
+      const slack = 0.4 * (parseFloat(getComputedStyle(t).fontSize) || 10);
+      if (r.left < box.left - slack || r.right > box.right + slack
+          || r.top < box.top - slack || r.bottom > box.bottom + slack)
+        out.push(`${name}: label outside the chart: ${short(t.textContent)}`);
+    }
+    const labels = [...svg.querySelectorAll('g.mark-text.role-mark text')].filter(t => t.textContent.trim())
+      .map(t => [t, t.getBoundingClientRect()]).filter(([, r]) => r.width > 2 && r.height > 2);
+    if (!labels.length) return;
+    const strokes = [...svg.querySelectorAll('g.mark-line.role-mark path, g.mark-rule.role-mark line, '
+                                            + 'g.mark-rule.role-mark path')];
+    for (const [t, r] of labels) {
+      for (const g of strokes) {
+        if (!g.getTotalLength) continue;
+        const m = g.getScreenCTM(), length = g.getTotalLength();
+        if (!m || !(length > 0)) continue;
+        let hit = false;
+        for (let d = 0; d <= length && !hit; d += 2) {
+          const p = g.getPointAtLength(d), x = m.a * p.x + m.c * p.y + m.e, y = m.b * p.x + m.d * p.y + m.f;
+          hit = x > r.left + 1 && x < r.right - 1 && y > r.top + 1 && y < r.bottom - 1;
+        }
+        if (hit) {
+          const kind = g.closest('g.mark-rule') ? 'a rule' : 'a line';
+          out.push(`${name}: label ${short(t.textContent)} crossed by ${kind}`);
+          break;
+        }
+      }
+    }
+  });
+  return [...new Set(out)];
+}"""
+
+
+def clipped_text(page: Any) -> list[str]:
+    """Text cut off by its box, options hidden past a fading edge, chart labels shortened, outside
+    their chart or crossed by a line or rule (empty when none); see CLIPPED_JS."""
+    return page.evaluate(CLIPPED_JS)
+
+
 @contextlib.contextmanager
 def full_height(page: Any, max_height: int = 12_000) -> Iterator[None]:
     """The viewport grown to the main area's height while inside (Streamlit's main area scrolls

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from core import factcheck as fc
 from pages.ui.format import fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
 
@@ -73,3 +74,9 @@ def summary_fields(row: dict[str, Any]) -> dict[str, Any]:
 def summary_line(row: dict[str, Any]) -> str:
     """A note's counts as one line, in this run's language."""
     return t("factcheck.summary.line", **summary_fields(row))
+
+
+def unchecked_format(note: str) -> str:
+    """How a note's unchecked statements are shown: as its cards' quotes are ("plain" for a note whose
+    quotes are all plain text, else "markdown"; printed output never stands among them)."""
+    return "plain" if all(c.quote_format == "plain" for c in fc.claims_of(note)) else "markdown"

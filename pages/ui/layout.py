@@ -6,7 +6,8 @@
   load), whose cells may break anywhere on a phone, so six columns fit 360 px instead of scrolling
   sideways;
 - `formula(tex)`: a display formula that wraps between its parts on a narrow screen where
-  st.latex would cut it off at the right edge;
+  st.latex would cut it off at the right edge, and inside a part only after a relation (=, ≈, ⇒):
+  never after a + or inside a group; a part wider than the screen scrolls sideways in its own box;
 - `preload_chart_code()`: a hidden one-point chart in the sidebar, sent by a page whose first chart
   comes late, so a new tab loads the browser's chart code while the page still computes.
 """
@@ -173,9 +174,98 @@ def formula_parts(tex: str) -> list[str]:
     return [p.strip() for p in parts if p.strip()]
 
 
+# Relations after which a formula may break on a narrow screen (KaTeX breaks inline math after a
+# top-level relation or binary operator; the parts between relations are made groups, so a + or a
+# − never ends a line).
+RELATIONS = frozenset({"=", ":", "<", ">", r"\approx", r"\le", r"\leq", r"\ge", r"\geq", r"\ne", r"\neq",
+                       r"\sim", r"\propto", r"\equiv", r"\Rightarrow", r"\Leftarrow", r"\iff",
+                       r"\implies", r"\to", r"\mapsto", r"\ll", r"\gg", r"\in"})
+ALLOW_BREAK = r"\allowbreak "
+SHORT_CLAUSE = 32  # TeX characters of a clause with one relation that is never broken
+CLAUSE_SPACES = frozenset({r"\quad", r"\qquad", r"\;", r"\:", r"\,", "\\ "})
+# A formula's piece (the only inline math that opens with the STRUT's rule) keeps to the page's width:
+# wider than the screen, it scrolls sideways in its own box instead of pushing the page wider.
+FORMULA_CSS = ('<style>[data-testid="stMarkdownContainer"] .katex:has(> .katex-html .rule) '
+               '{ display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden; '
+               'vertical-align: middle; padding: 0 0.25em; }</style>')
+
+
+def _tokens(tex: str) -> list[str]:
+    r"""`tex` as TeX tokens: a command (rac, \{), or one character."""
+    out, i = [], 0
+    while i < len(tex):
+        if tex[i] == "\\":
+            j = i + 1
+            while j < len(tex) and tex[j].isalpha():
+                j += 1
+            j = max(j, i + 2)  # \{, \, : an escaped character
+            out.append(tex[i:j])
+            i = j
+        else:
+            out.append(tex[i])
+            i += 1
+    return out
+
+
+def _top_level(tokens: list[str], stops: frozenset[str] | set[str]) -> list[list[str]]:
+    r"""`tokens` cut before and after each top-level token in `stops` (outside braces and
+    \left…\right): [run, stop, run, stop, run]."""
+    runs, current, depth = [], [], 0
+    for tok in tokens:
+        if tok in ("{", r"\left"):
+            depth += 1
+        elif tok in ("}", r"\right"):
+            depth -= 1
+        if depth == 0 and tok in stops:
+            runs += [current, [tok]]
+            current = []
+        else:
+            current.append(tok)
+    return [*runs, current]
+
+
+def _group(tokens: list[str]) -> str:
+    text = "".join(tokens)
+    return "{" + text + "}" if text.strip() else text
+
+
+def _clauses(tokens: list[str]) -> list[list[str]]:
+    r"""`tokens` cut at each top-level comma that a space command follows ("…,\quad m = …"): the
+    commas between clauses, not those of a list ("W_1, W_2"); each clause keeps its comma."""
+    runs = _top_level(tokens, {","})
+    clauses: list[list[str]] = [runs[0]]
+    for comma, run in zip(runs[1::2], runs[2::2], strict=True):
+        first = next((tok for tok in run if not tok.isspace()), "")
+        if first in CLAUSE_SPACES:
+            clauses[-1] = clauses[-1] + comma
+            clauses.append(run)
+        else:
+            clauses[-1] = clauses[-1] + comma + run
+    return clauses
+
+
+def unbreakable_between_relations(part: str) -> str:
+    r"""`part` made of groups so that KaTeX breaks a line only between clauses (at a top-level comma
+    a space command follows, where \allowbreak is put) or, inside a clause with two relations or
+    more or longer than SHORT_CLAUSE, after a relation (=, :, ≈, ⇒) — never after a + or inside a
+    group: "a+b=c+d=e,\quad m=f" → "{a+b}={c+d}={e,}\allowbreak {\quad m=f}" (a short clause with one
+    relation stays whole)."""
+    out = []
+    for clause in _clauses(_tokens(part)):
+        pieces = _top_level(clause, RELATIONS)
+        if len(pieces) <= 3 and len("".join(clause)) <= SHORT_CLAUSE:  # "m = \max_l s_l": one line
+            out.append(_group(clause))
+        else:
+            out.append("".join(p[0] if len(p) == 1 and p[0] in RELATIONS else _group(p) for p in pieces))
+    return ALLOW_BREAK.join(out)
+
+
 def formula(tex: str, container: Any = None) -> None:
     r"""Show `tex` centred in display style, as st.latex would, but free to wrap: each part between
-    top-level \qquad separators is its own piece of math (KaTeX also breaks inside a part after a
-    relation such as = or ⇒), so a phone shows the formula on several lines instead of cutting it."""
-    pieces = [f"$\\displaystyle {STRUT}{p}$" for p in formula_parts(tex)]
-    (container or st).markdown(" \u2003 ".join(pieces), text_alignment="center")
+    top-level \qquad separators is its own piece of math, which breaks only after a relation such
+    as = or ⇒ (unbreakable_between_relations), so a phone shows the formula on several lines instead
+    of cutting it or splitting a sum; a piece wider than the screen scrolls in its own box."""
+    where = container or st
+    pieces = [f"$\\displaystyle {STRUT}{unbreakable_between_relations(p)}$" for p in formula_parts(tex)]
+    where.html(FORMULA_CSS)  # a style, nothing drawn
+    where.markdown(" \u2003 ".join(pieces), text_alignment="center")

@@ -10,10 +10,17 @@ TEXT: dict[str, dict[str, str]] = {
               "dot-product is \"orders of magnitude\" faster on GPUs. Vaswani et al. (2017, §3.2.1) say the "
               "two are \"similar in theoretical complexity\" but dot-product is \"much faster and more "
               "space-efficient in practice\". This page times both on your hardware and puts the FLOP model "
-              "beside the clock.",
+              "(a count of floating-point operations) beside the clock.",
         "zh": "笔记说加性注意力的代价是 O(n²d²)，点积注意力是 O(n²d)，并称点积在 GPU 上快“几个数量级”。"
               "Vaswani 等人（2017，§3.2.1）则说两者“理论复杂度相近”，但点积注意力“在实践中快得多、也更省内存”。"
-              "本页在你的硬件上为两者计时，并把 FLOP 模型与实测时间并排放在一起。",
+              "本页在你的硬件上为两者计时，并把 FLOP 模型（浮点运算次数的计数）与实测时间并排放在一起。",
+    },
+    "cost.why_sqrt": {  # docs/science.md §3e
+        "en": "**Why cost matters for √d_k.** Vaswani et al. chose dot-product attention for the speed this page measures, "
+              "but unscaled it did worse than additive attention at large d_k; dividing the scores by √d_k removes that "
+              "reason to pay for additive attention and keeps dot-product's speed (Vaswani et al. 2017, §3.2.1).",
+        "zh": "**代价为什么与 √d_k 有关。** Vaswani 等人选择点积注意力，正是因为本页测量的速度；但不缩放时，它在 d_k 较大时不如加性注意力。"
+              "把分数除以 √d_k 消除了为加性注意力付出代价的理由，同时保留了点积的速度（Vaswani 等 2017，§3.2.1）。",
     },
     # formulas
     "cost.formulas": {"en": "What each implementation computes, and what it costs",
@@ -36,9 +43,11 @@ TEXT: dict[str, dict[str, str]] = {
     "cost.formulas.note": {
         "en": "Both start from Q and K already projected; the n·d·d_k projections X W_Q, X W_K of a real "
               "layer are the same for both and are left out. The gap that remains is practical: the n²·d_h "
-              "tanh evaluations are not a matrix product, so they cannot run on GEMM units or tensor cores.",
+              "tanh evaluations are not a matrix product, so they cannot run on GEMM units (GEMM: general matrix–matrix multiplication, "
+              "the routine that BLAS libraries and tensor cores are built for) or tensor cores.",
         "zh": "两者都从已投影好的 Q、K 出发；真实网络层里 X W_Q、X W_K 的 n·d·d_k 投影对两者相同，这里不计。"
-              "剩下的差距来自实践：n²·d_h 次 tanh 不是矩阵乘法，无法使用 GEMM 单元或张量核心。",
+              "剩下的差距来自实践：n²·d_h 次 tanh 不是矩阵乘法，无法使用 GEMM 单元（GEMM：通用矩阵–矩阵乘法，"
+              "BLAS 库与张量核心专为它而设计）或张量核心。",
     },
     "cost.tex.naive": {"en": "naive", "zh": "朴素"},
     "cost.tex.factored": {"en": "factored", "zh": "因式分解"},
@@ -132,12 +141,19 @@ TEXT: dict[str, dict[str, str]] = {
     # fits
     "cost.fits": {"en": "Fitted exponents: time ∝ size^b", "zh": "拟合指数：时间 ∝ 规模^b"},
     "cost.fits.caption": {
-        "en": "Ordinary least squares on log t against log n (or log d), over the measured points only; "
+        "en": "Ordinary least squares (the straight line with the smallest sum of squared vertical distances to the points) "
+              "on log t against log n (or log d), over the measured points only; "
               "{level}% confidence interval from Student's t with m − 2 degrees of freedom. "
               "\"Model\" is the same fit on the FLOP count. At small sizes fixed overheads flatten the measured slope.",
-        "zh": "仅用实测点，对 log t 与 log n（或 log d）做普通最小二乘；{level}% 置信区间来自自由度为 m − 2 的 Student t 分布。"
+        "zh": "仅用实测点，对 log t 与 log n（或 log d）做普通最小二乘（找一条直线，使各点到它的竖直距离平方和最小）；{level}% 置信区间来自自由度为 m − 2 的 Student t 分布。"
               "“模型”是对 FLOP 数做同样的拟合。规模较小时，固定开销会使实测斜率偏平。",
     },
+    "cost.fits.short": {
+        "en": "b is the slope of log time against log size: time grows like size^b. \"Model b\" is the slope of the FLOP count.",
+        "zh": "b 是对数时间对对数规模的斜率：时间按 规模^b 增长。“模型 b”是 FLOP 数的斜率。",
+    },
+    "cost.fits.more": {"en": "More: how the exponents are fitted, with confidence intervals",
+                       "zh": "更多：指数如何拟合，以及置信区间"},
     "cost.col.axis": {"en": "against", "zh": "自变量"},
     "cost.col.series": {"en": "implementation", "zh": "实现"},
     "cost.col.exponent": {"en": "exponent b", "zh": "指数 b"},
@@ -185,10 +201,33 @@ TEXT: dict[str, dict[str, str]] = {
     # asked before it runs (charts.ask_first)
     "cost.ask": {
         "en": "**Live timing.** This page times the code on this server for the sizes above: a few "
-              "seconds, with a progress bar. Predict first: at the largest n, how many times slower "
-              "is additive attention than dot-product attention?",
+              "seconds, with a progress bar. Predict first, with the choice above: the page compares "
+              "your prediction with the measurement.",
         "zh": "**现场计时。** 本页会在这台服务器上按上面的规模实际计时：需要几秒钟，并显示进度条。"
-              "先猜一猜：在最大的 n 下，加性注意力比点积注意力慢几倍？",
+              "请先用上面的选项做出预测：页面会把你的预测与测量结果对比。",
+    },
+    "cost.guess.label": {
+        "en": "Predict first: at the largest n, how many times slower is additive attention than dot-product attention?",
+        "zh": "先预测：在最大的 n 下，加性注意力比点积注意力慢几倍？",
+    },
+    "cost.guess.none": {"en": "not yet", "zh": "暂不预测"},
+    "cost.guess.times": {"en": "{x}×", "zh": "{x} 倍"},
+    "cost.guess.result": {"en": "Your prediction:", "zh": "你的预测："},
+    "cost.guess.result.none": {
+        "en": "none made. Measured: additive attention takes {measured}× the time of dot-product at n = {n}.",
+        "zh": "未作预测。实测：n = {n} 时，加性注意力耗时是点积的 {measured} 倍。",
+    },
+    "cost.guess.result.close": {
+        "en": "{guess}×; measured {measured}× at n = {n}: close (within a factor of {off}).",
+        "zh": "{guess} 倍；n = {n} 时实测 {measured} 倍：很接近（相差 {off} 倍以内）。",
+    },
+    "cost.guess.result.higher": {
+        "en": "{guess}×; measured {measured}× at n = {n}: additive attention is {off} times slower than you predicted.",
+        "zh": "{guess} 倍；n = {n} 时实测 {measured} 倍：加性注意力比你预测的还要慢 {off} 倍。",
+    },
+    "cost.guess.result.lower": {
+        "en": "{guess}×; measured {measured}× at n = {n}: the gap is {off} times smaller than you predicted.",
+        "zh": "{guess} 倍；n = {n} 时实测 {measured} 倍：差距比你预测的小 {off} 倍。",
     },
     "cost.ask.button": {"en": "Measure", "zh": "开始计时"},
 }

@@ -16,6 +16,37 @@ TEXT: dict[str, dict[str, str]] = {
               "声称值与测量值及其抽样误差的对照，以及由这些数字算出的结论。无法用测量或文献判定的说法列在卡片下方，并说明原因。"
               "作为练习：先回答每张卡片，再揭晓测量结果；本次会话中会记录你的得分。在你提出之前，不会进行任何测量。",
     },
+    "factcheck.notes_are": {
+        "en": "**The notes** are five Chinese blog posts and interview notes, each explaining why attention divides by √d_k — the texts this app grew from; "
+              "below, their statements are quoted and re-measured.",
+        "zh": "**笔记**是指五篇中文博客文章与面试笔记，每篇都解释注意力为什么要除以 √d_k——本应用正是从它们出发的；下面引用其中的说法并重新测量。",
+    },
+    "factcheck.notes_list.title": {"en": "The five notes", "zh": "五篇笔记"},
+    "factcheck.notes_list.line": {
+        "en": "- **{note}** — “{zh}” ({en}): {claims} checkable statements, {unchecked} that cannot be checked",
+        "zh": "- **{note}**——“{zh}”（{en}）：{claims} 个可核查的说法，{unchecked} 个无法核查",
+    },
+    "factcheck.notes_list.caption": {
+        "en": "The notes are kept here as text copies of their web pages, without the pages' addresses, so each is named by its title. "
+              "A quote is shown with its maths cleaned up; \"Verbatim\" on a card shows the copy's text exactly.",
+        "zh": "这些笔记以网页文本副本的形式保存在这里，没有保留网页地址，所以每篇以标题称呼。引文显示时整理了其中的公式；卡片上的“逐字原文”给出副本的原样文本。",
+    },
+    "factcheck.verbatim": {"en": "Verbatim", "zh": "逐字原文"},
+    "factcheck.verbatim.help": {
+        "en": "The quote exactly as copied from the note's web page, including what copying rendered maths leaves behind (\"d k d_k dk\": the drawn glyphs, the TeX source, the accessible text).",
+        "zh": "与从笔记网页复制下来的内容完全一致，包括复制已渲染公式时留下的内容（“d k d_k dk”：显示的字形、TeX 源码、无障碍文本）。",
+    },
+    "factcheck.verbatim.caption": {
+        "en": "As copied from the note, character for character. Above, the same text with its maths shown as maths: a formula the copy holds three times over "
+              "(the drawn glyphs, the TeX source, the accessible text) once, and TeX the page would show as code (between `\\( \\)` or alone on a line) rendered.",
+        "zh": "与笔记逐字一致。上方是同一段文字，其中的公式以公式形式呈现：副本中重复了三遍的公式（显示的字形、TeX 源码、无障碍文本）只显示一次，"
+              "本会显示为源码的 TeX（写在 `\\( \\)` 之间或单独成行）则渲染出来。",
+    },
+    "factcheck.engineers.title": {"en": "For engineers: the same check from the command line", "zh": "给工程师：在命令行中运行同样的核查"},
+    "factcheck.engineers.text": {
+        "en": "Every card's measurement and the per-note counts come from the project's Python package; this command prints them for the note shown, as JSON:",
+        "zh": "每张卡片的测量与各笔记的统计都来自本项目的 Python 包；以下命令以 JSON 格式输出当前笔记的结果：",
+    },
     "factcheck.rules.title": {"en": "How a verdict is computed", "zh": "结论如何计算"},
     "factcheck.rules": {
         "en": "A measured value m agrees with a claimed value c when |m − c| ≤ tolerance (or m ≤ c − tolerance for \"below\", m ≥ c + tolerance for \"above\"). "
@@ -70,8 +101,8 @@ TEXT: dict[str, dict[str, str]] = {
     "factcheck.experiment": {"en": "Experiment: `{call}` with {params}, seed {seed}.", "zh": "实验：`{call}`，参数 {params}，随机种子 {seed}。"},
     "factcheck.summary.title": {"en": "Per note: statements found, checked and judged", "zh": "各笔记：找到、核查与判定的说法"},
     "factcheck.summary.caption": {
-        "en": "Verdicts of the cards measured in this session (seed {seed}); literature verdicts need no measurement. `python -m core factcheck --note N --json` gives the same counts.",
-        "zh": "本次会话中已测量卡片的结论（随机种子 {seed}）；文献类结论无需测量。`python -m core factcheck --note N --json` 给出相同的统计。",
+        "en": "Verdicts of the cards measured in this session (seed {seed}); literature verdicts need no measurement.",
+        "zh": "本次会话中已测量卡片的结论（随机种子 {seed}）；文献类结论无需测量。",
     },
     "factcheck.summary.line": {
         "en": "**{note}**: {found} statements — {checked} checked ({measured} by measurement, {literature} by literature), {unchecked} not checkable · "

@@ -13,6 +13,45 @@ TEXT: dict[str, dict[str, str]] = {
               "朴素 softmax exp(s)/Σexp(s) 于是得到 ∞/∞ = NaN。稳定版 softmax 先减去该行最大值，所有指数都 ≤ 0。"
               "不缩放的 logit 在 d_k 很小时就会超过 11.09；缩放后的 logit 则远低于它。",
     },
+    "precision.verdict.label": {"en": "Is precision a reason for √d_k?", "zh": "精度是除以 √d_k 的理由吗？"},
+    "precision.verdict.naive_here": {
+        "en": "Only in a naive kernel. At d_k = {dk} a naive float16 softmax (no max subtraction) turns {naive_none} of the rows NaN unscaled and {naive_sqrt} scaled by 1/√d_k; the stable softmax (max subtracted), which frameworks use, turns {stable_none} and {stable_sqrt} NaN. With it, precision is no reason for √d_k.",
+        "zh": "只对朴素实现是。d_k = {dk} 时，朴素 float16 softmax（不减最大值）不缩放时 {naive_none} 的行变成 NaN，除以 √d_k 后为 {naive_sqrt}；框架使用的稳定 softmax（先减最大值）分别为 {stable_none} 和 {stable_sqrt}。用稳定 softmax 时，精度不是除以 √d_k 的理由。",
+    },
+    "precision.verdict.naive_later": {
+        "en": "Not at d_k = {dk}: no row turns NaN there, naive or stable, scaled or not. A naive float16 softmax (no max subtraction) fails unscaled at d_k = {other} in this sweep, so precision is a reason for √d_k only in naive kernels; with the stable softmax (max subtracted) it is not.",
+        "zh": "在 d_k = {dk} 时不是：无论朴素还是稳定、缩放与否，都没有行变成 NaN。本次扫描中，朴素 float16 softmax（不减最大值）不缩放时在 d_k = {other} 出错，所以精度只对朴素实现才是除以 √d_k 的理由；用稳定 softmax（先减最大值）时不是。",
+    },
+    "precision.verdict.naive_never": {
+        "en": "Not at these settings: in this sweep no float16 row turns NaN, not even in a naive softmax without scaling.",
+        "zh": "在当前设置下不是：本次扫描中没有任何 float16 行变成 NaN，即使是不缩放的朴素 softmax 也没有。",
+    },
+    "precision.verdict.scaled_fails": {
+        "en": "Not as a cure: at d_k = {dk} even scaled logits break a naive float16 softmax ({naive_sqrt} of the rows NaN; {naive_none} unscaled), while the stable softmax turns {stable_none} and {stable_sqrt} NaN.",
+        "zh": "它并不能解决问题：d_k = {dk} 时，即使缩放后的 logit 也会让朴素 float16 softmax 出错（{naive_sqrt} 的行为 NaN；不缩放为 {naive_none}），而稳定 softmax 分别为 {stable_none} 和 {stable_sqrt}。",
+    },
+    "precision.verdict.stable_fails": {
+        "en": "Here, yes, whatever the kernel: at d_k = {dk} the logits themselves overflow float16, so even the stable softmax turns rows NaN ({stable_none} unscaled, {stable_sqrt} scaled).",
+        "zh": "在这里是，无论哪种实现：d_k = {dk} 时 logit 本身就在 float16 中溢出，连稳定 softmax 也会出现 NaN 行（不缩放 {stable_none}，缩放后 {stable_sqrt}）。",
+    },
+    "precision.verdict.incomplete": {
+        "en": "Select the scales “{none}” and “{sqrt}” in the sidebar to compare them here.",
+        "zh": "请在侧边栏中选择“{none}”和“{sqrt}”两种缩放，以便在此比较。",
+    },
+    "precision.logit.limits": {"en": "float16 limit", "zh": "float16 的界限"},
+    "precision.logit.key_exp": {"en": "dotted: ln 65504 ≈ 11.09, exp overflows in fp16", "zh": "点线：ln 65504 ≈ 11.09，fp16 中 exp 溢出"},
+    "precision.logit.key_max": {"en": "dash-dot: 65504, the fp16 logit itself is ∞", "zh": "点划线：65504，fp16 中 logit 本身变为 ∞"},
+    "precision.nan.coincide": {
+        "en": "Curves that lie on one another (the stable ones drawn dashed, with hollow markers, over the naive ones): {groups}.",
+        "zh": "相互重合的曲线（稳定版画成虚线、空心标记，叠在朴素版之上）：{groups}。",
+    },
+    "precision.nan.coincide.none": {"en": "No two curves coincide at every d_k.", "zh": "没有两条曲线在每个 d_k 上都重合。"},
+    "precision.nan.group": {"en": "{dtype}: {members}", "zh": "{dtype}：{members}"},
+    "precision.nan.group_sep": {"en": "; ", "zh": "；"},
+    "precision.nan.dtype_sep": {"en": ", ", "zh": "、"},
+    "precision.nan.series": {"en": "[{method} · {scale}]", "zh": "［{method} · {scale}］"},
+    "precision.method.naive_short": {"en": "naive", "zh": "朴素"},
+    "precision.method.stable_short": {"en": "stable", "zh": "稳定"},
     "precision.metric.max_logit": {"en": "largest |logit|", "zh": "最大 |logit|"},
     "precision.metric.naive": {"en": "NaN rows, naive fp16", "zh": "NaN 行比例，朴素 fp16"},
     "precision.metric.stable": {"en": "NaN rows, stable fp16", "zh": "NaN 行比例，稳定 fp16"},
