@@ -21,7 +21,8 @@ from core.errors import InputError
 from core.sampling import DISTRIBUTIONS
 
 EXPERIMENTS = ("variance", "saturation", "entropy-grid", "gradients", "precision", "cost", "bench",
-               "factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model")
+               "factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model",
+               "stability", "ssmax")
 
 # Columns shown in the table (and guaranteed in --json rows), per experiment.
 COLUMNS: dict[str, tuple[str, ...]] = {
@@ -48,6 +49,9 @@ COLUMNS: dict[str, tuple[str, ...]] = {
                  "grad_wq_norm_first", "step_to_90"),
     "real_model": ("layer", "head", "raw_over_pred", "logit_std", "entropy_over_ln_n",
                    "saturated_fraction"),
+    "stability": ("variant", "lr", "loss_start", "loss_final", "diverged", "collapsed", "max_logit_peak",
+                  "entropy_min_final", "collapse_step"),
+    "ssmax": ("source", "n", "method", "factor", "max_weight", "target_weight_mean"),
 }
 
 # `cost --fit`: the exponent of time ∝ size^b per implementation and axis (core.cost.explore).
@@ -121,6 +125,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="init / qk-grads: model width d_model")
     p.add_argument("--text", default=None, help="real-model: the sentence to analyse")
     p.add_argument("--note", default=None, help="factcheck: one note, by file name or number (e.g. 004)")
+    p.add_argument("--lr", type=_float, nargs="+", default=None, help="stability: learning rates")
+    p.add_argument("--variant", nargs="+", default=None,
+                   help="stability: baseline qk-norm soft-cap z-loss")
     p.add_argument("--json", action="store_true", help="print one JSON object")
     return p
 
@@ -166,6 +173,8 @@ def run(args: argparse.Namespace) -> dict[str, Any]:
                        repeats=args.repeats or 5, **common)
     if e in ("factcheck", "correlated", "length", "init", "qk-grads", "training", "real-model"):
         return _beyond_the_notes(args, dks, scales)
+    if e in ("stability", "ssmax"):
+        return _stability(args)
     return ex.bench(args.n or [512, 1024, 2048], args.d or [64], bh=args.bh,
                     backend=args.backend, dtype=one_dtype, repeats=args.repeats or 7, **common)
 
@@ -212,6 +221,24 @@ def _beyond_the_notes(args: argparse.Namespace, dks: list[int], scales: list[str
     return {"experiment": "real_model", "backend": out["backend"],
             "params": {**out["params"], "summary": out["summary"], "tokens": out["tokens"]},
             "rows": out["rows"]}
+
+
+def _stability(args: argparse.Namespace) -> dict[str, Any]:
+    """The learning-rate sweep of the miniature (rows per run; per variant and the lesson question in
+    params; the per-step curves stay in the Python API), or softmax against SSMax as n grows."""
+    if args.experiment == "ssmax":
+        from core.stability import length
+
+        return length.cli_result(args.n or list(length.TOY_NS), d_k=_single(args.dk, 64, "--dk"),
+                                 trials=_or(args.trials, 24), seed=args.seed)
+    from core.stability import model, sweep
+
+    out = sweep.sweep(args.variant or list(model.VARIANTS), args.lr or list(sweep.DEFAULT_LRS),
+                      steps=_or(args.steps, sweep.DEFAULT_STEPS), seed=args.seed)
+    params = {**out["params"], "variants_summary": out["variants"],
+              "question": sweep.diverges_first_question(out) if "baseline" in out["params"]["variants"]
+              and "qk-norm" in out["params"]["variants"] else None}
+    return {"experiment": "stability", "backend": out["backend"], "params": params, "rows": out["rows"]}
 
 
 def _or(value: Any, default: Any) -> Any:

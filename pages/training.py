@@ -7,15 +7,26 @@ import pandas as pd
 import streamlit as st
 
 from core import training as tr
+from core.stability import length as stab_length
+from core.stability import model as stab_model
+from core.stability import sweep as stab_sweep
 from pages.ui.charts import SMALL_HEIGHT, layered, show_chart, with_scale_labels
-from pages.ui.compute import run_when_asked
-from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
+from pages.ui.compute import cached, run_when_asked
+from pages.ui.controls import (
+    asked_work_settings,
+    columns_when,
+    page_expander,
+    page_select,
+    page_slider,
+    page_toggle,
+)
 from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
 from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import settings
+from pages.ui.stability_view import show_collapse, show_length, show_sweep
 
 DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
 FACET_WIDTH = 210
@@ -157,3 +168,29 @@ if result is not None:
 
     what_to_notice("training.notice")
     st.caption(t("training.caveat"))
+
+# ---------------------------------------------------------------- why modern models bound the logits
+# docs/science.md, "Why modern models bound the logits": a learning-rate sweep of a two-layer
+# transformer in four variants, one run's collapse, and softmax against s·ln n as n grows.
+st.divider()
+st.header(t("training.stab.title"))
+mini = stab_model.ModelConfig()
+st.markdown(t("training.stab.intro", layers=mini.layers, d_model=mini.d_model, heads=mini.heads,
+              lrs=len(stab_sweep.DEFAULT_LRS), cap=fmt_num(stab_model.SOFT_CAP, 3),
+              z=fmt_num(stab_model.Z_LOSS, 3)))
+formula(r"s_{ij} = \frac{q_i\cdot k_j}{\sqrt{d_k}},\quad "
+        r"s_{ij} = \frac{\operatorname{LN}(q_i)\cdot \operatorname{LN}(k_j)}{\sqrt{d_k}},\quad "
+        r"s_{ij} \leftarrow c\,\tanh(s_{ij}/c),\quad L + \lambda_z (\ln Z)^2")
+# Folded unless opened: the sweep's one setting is rarely changed, and an open control costs a new tab.
+box, shown = page_expander("stab_set", "training.stab.controls", default=False)
+with box:
+    stab_steps = page_slider("stab_steps", "training.stab.steps", 10, 300, stab_sweep.DEFAULT_STEPS, step=10,
+                             shown=shown)
+sweep_out = run_when_asked(stab_sweep.sweep, "stab_run", "training.stab.ask", steps=stab_steps, seed=s.seed,
+                           time_budget=stab_sweep.APP_TIME_BUDGET_S)
+if sweep_out is not None:
+    show_sweep(sweep_out, stab_sweep.findings(sweep_out))
+    show_collapse(stab_sweep.collapse_view(sweep_out), sweep_out["params"]["collapse_nats"])
+    length_out = cached(stab_length.length_section, seed=s.seed)
+    if length_out is not None:
+        show_length(length_out)

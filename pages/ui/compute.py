@@ -40,7 +40,7 @@ from server.results import result_key
 from server.shared import HEAVY, JANITOR, LIGHT, RESULTS, RUNS, give_back_memory
 from server.threads import compute_threads
 
-HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training"})
+HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training", "core.stability.sweep:sweep"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
 PROGRESS_INTERVAL_S = 0.1  # the least time between two updates of a progress bar
 JANITOR.evictors.append(PARTS.drop_unused)  # once per process: a quiet server drops unused sweeps too
