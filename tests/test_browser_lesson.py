@@ -4,8 +4,9 @@
 Covers what AppTest cannot: each step on one 1280×720 projector screen and inside a 390-px phone
 (measured on the main area, which scrolls on its own: the document never does), clicker keys moving
 between steps with the URL following, the QR code decoding to the page's own address, the locked view
-hiding the sidebar. Screenshots of every step (both sizes, both languages) and the time each step
-takes to draw and to redraw after its control moves land in tests/artifacts/.
+hiding the sidebar, the handout opened with the network blocked. Screenshots of every step (both sizes,
+both languages) and the time each step takes to draw and to redraw after its control moves land in
+tests/artifacts/.
 """
 
 from __future__ import annotations
@@ -57,6 +58,11 @@ def browser(server):
 
 def claim(step: int, lang: str) -> str:
     return text_for(f"lesson.{lesson.STEPS[step - 1].name}.claim", lang)
+
+
+def name(step: int, lang: str) -> str:
+    """The step's heading before the reveal (its claim comes with the reveal)."""
+    return text_for(f"lesson.{lesson.STEPS[step - 1].name}.name", lang)
 
 
 def main_box(page) -> dict[str, int]:
@@ -126,10 +132,13 @@ def predict_and_reveal(page) -> None:
 
 
 def move_control(page, step: int) -> None:
-    """Move the step's one control by one notch: a slider by the arrow key, pills to the next option."""
+    """Move the step's one control by one notch: a slider by the arrow key, pills to the next option.
+    d_k and n: the page's own slider in the locked view, else the sidebar's."""
     control = lesson.STEPS[step - 1].control
     if control in ("dk", "n", "rho"):
-        thumb = page.locator(f'.st-key-lesson_{control} input[type="range"]')
+        own = page.locator(f'.st-key-lesson_{control} input[type="range"]')
+        side = page.locator(f'.st-key-{"dk_pow2" if control == "dk" else "n"} input[type="range"]')
+        thumb = own if control == "rho" or own.count() else side
         thumb.focus()
         thumb.press("ArrowLeft" if control == "rho" else "ArrowRight")
     else:
@@ -155,7 +164,7 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
     context, page, seconds = open_step(browser, server, PROJECTOR, f"lang={lang}&step={step}")
     timing["projector_first_render_s"] = round(seconds, 2)
     assert_healthy(page)
-    assert page.locator("h1").first.inner_text() == claim(step, lang)
+    assert page.locator("h1").first.inner_text() == name(step, lang), "asks before it tells"
     if lang == "zh":
         assert CJK.search(page.locator(".st-key-lesson_question").inner_text())
     box = main_box(page)
@@ -164,15 +173,16 @@ def test_step_is_one_projector_screen_and_fits_a_phone(browser, server, step, la
     screenshot(page, f"lesson-{step}-{lang}-1280x720")
     inaccessible = axe_problems(page, f"lesson?step={step}&lang={lang} desktop")  # tests/axe_check.py
     predict_and_reveal(page)
+    page.wait_for_function(H1_IS, arg=claim(step, lang), timeout=60_000)  # the claim comes with the reveal
     box = main_box(page)
-    assert box["sh"] <= box["ch"], f"step {step} with its answer does not fit 1280×720: {box}"
     screenshot(page, f"lesson-{step}-{lang}-1280x720-revealed")
+    assert box["sh"] <= box["ch"], f"step {step} with its answer does not fit 1280×720: {box}"
     inaccessible += axe_problems(page, f"lesson?step={step}&lang={lang} desktop revealed")
     timing["projector_rerun_s"] = round(after(page, lambda: move_control(page, step)), 2)
     assert_healthy(page)
     context.close()
 
-    context, page, seconds = open_step(browser, server, PHONE, f"lang={lang}&step={step}")
+    context, page, seconds = open_step(browser, server, PHONE, f"lang={lang}&step={step}&lock=1")
     timing["phone_first_render_s"] = round(seconds, 2)
     assert_healthy(page)
     assert_fits_width(page, f"step {step} at 390 px")
@@ -202,22 +212,22 @@ def test_the_width_check_catches_an_element_wider_than_a_phone(browser, server):
 
 def test_clicker_keys_move_between_steps_and_the_url_follows(browser, server):
     context, page, _ = open_step(browser, server, PROJECTOR, "lang=en")
-    assert page.locator("h1").first.inner_text() == claim(1, "en")
+    assert page.locator("h1").first.inner_text() == name(1, "en")
     for key, step in (("ArrowRight", 2), ("PageDown", 3), ("ArrowLeft", 2)):
         page.keyboard.press(key)
         page.wait_for_url(re.compile(rf"[?&]step={step}\b"), timeout=60_000)
-        page.wait_for_function(H1_IS, arg=claim(step, "en"), timeout=60_000)
+        page.wait_for_function(H1_IS, arg=name(step, "en"), timeout=60_000)
     page.keyboard.press("PageUp")
-    page.wait_for_function(H1_IS, arg=claim(1, "en"), timeout=60_000)
+    page.wait_for_function(H1_IS, arg=name(1, "en"), timeout=60_000)
     wait_idle(page)
     assert "step=" not in page.url, "step 1 is the default and leaves the link"
     # keys pressed on a widget belong to the widget: the d_k slider moves, the step stays
-    thumb = page.locator('.st-key-lesson_dk input[type="range"]')
+    thumb = page.locator('.st-key-dk_pow2 input[type="range"]')
     thumb.focus()
     thumb.press("ArrowRight")
     page.wait_for_url(re.compile(r"[?&]dk=128\b"), timeout=60_000)
     wait_idle(page)
-    assert page.locator("h1").first.inner_text() == claim(1, "en")
+    assert page.locator("h1").first.inner_text() == name(1, "en")
     assert "step=" not in page.url
     context.close()
 
@@ -274,3 +284,42 @@ def test_locked_link_hides_the_sidebar_and_the_free_link_shows_it(browser, serve
     context, page, _ = open_step(browser, server, PROJECTOR, "lang=en&step=2")
     assert page.locator('[data-testid="stSidebar"]').is_visible()
     context.close()
+
+
+def test_the_handout_downloads_and_opens_with_the_network_blocked(browser, server, tmp_path):
+    """*Handout (HTML)*: built for the plan, downloaded, then opened from disk in a context whose every
+    request other than the file itself is aborted (and counted): each step's chart is drawn."""
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=zh&steps=variance,gradients,trained")
+    page.locator(".st-key-lesson_handout_prepare button").first.click()
+    page.wait_for_selector(".st-key-lesson_handout_download button", timeout=120_000)
+    wait_idle(page)
+    with page.expect_download(timeout=60_000) as got:
+        page.locator(".st-key-lesson_handout_download button").first.click()
+    path = tmp_path / "handout.html"
+    got.value.save_as(path)
+    context.close()
+
+    offline = browser.new_context(viewport=PROJECTOR, offline=True)
+    asked: list[str] = []
+
+    def block(route) -> None:
+        if route.request.url != path.as_uri():
+            asked.append(route.request.url)
+            route.abort()
+        else:
+            route.continue_()
+
+    offline.route("**/*", block)
+    page = offline.new_page()
+    page.goto(path.as_uri())
+    page.wait_for_load_state("load")
+    assert not asked, f"the handout asked the network for {asked}"
+    for k, step in enumerate((1, 4, 7), start=1):
+        section = page.locator(f"#step-{k}")
+        assert claim(step, "zh").split("：")[0] in section.inner_text()
+        box = section.locator("svg").first.bounding_box()
+        assert box and box["width"] > 300 and box["height"] > 150, f"step {k}'s chart is not drawn: {box}"
+    page.screenshot(path=str(ARTIFACTS / "lesson-handout-zh.png"), full_page=True)
+    page.emulate_media(media="print")
+    page.screenshot(path=str(ARTIFACTS / "lesson-handout-zh-print.png"), full_page=True)
+    offline.close()

@@ -1,5 +1,6 @@
-"""Lesson page strings: the eight steps (name, claim, question, take-away), the chrome around them
-(navigation, share, locked view), the choices, axes and series of the step charts."""
+"""Lesson page strings: the chrome around the steps (navigation, share, locked view, speaker notes,
+handout), the choices and the misconceptions they name, the axes and series of the step charts. The
+steps' own texts: pages/ui/text/lesson_steps.py."""
 # ruff: noqa: E501  (prose: translation lines are as long as their sentences)
 
 TEXT: dict[str, dict[str, str]] = {
@@ -71,6 +72,8 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.control.scale": {"en": "Scale to compare with 1/√d_k", "zh": "与 1/√d_k 比较的缩放"},
     "lesson.control.rho": {"en": "Correlation ρ between q and k", "zh": "q 与 k 的相关系数 ρ"},
     "lesson.control.method": {"en": "Remedy", "zh": "解决办法"},
+    "lesson.factor.option": {"en": "a = {a}", "zh": "a = {a}"},
+    "lesson.control.factor": {"en": "Factor a in c = a/√d_k", "zh": "c = a/√d_k 中的因子 a"},
     "lesson.scale.log": {"en": "c = 1/ln d_k", "zh": "c = 1/ln d_k"},
     "lesson.scale.linear": {"en": "c = 1/d_k", "zh": "c = 1/d_k"},
     "lesson.scale.double-sqrt": {"en": "c = 1/(2√d_k)", "zh": "c = 1/(2√d_k)"},
@@ -93,9 +96,6 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.series.all_keys": {"en": "all n = {n} keys", "zh": "全部 n = {n} 个键"},
     "lesson.series.uniform_n": {"en": "uniform: 1/n", "zh": "均匀分布：1/n"},
     "lesson.series.log-n": {"en": "÷√d_k × ln n (log-n scaling)", "zh": "÷√d_k × ln n（log-n 缩放）"},
-    "lesson.series.rho0": {"en": "independent q, k (ρ = 0)", "zh": "q、k 独立（ρ = 0）"},
-    "lesson.series.rho": {"en": "correlated, ρ = {rho}", "zh": "相关，ρ = {rho}"},
-    "lesson.series.theory_rho": {"en": "theory: √(ρ²d_k + 1 + ρ²)", "zh": "理论值：√(ρ²d_k + 1 + ρ²)"},
     "lesson.series.qk-norm": {"en": "QK-norm: LN(q)·LN(k)/√d_k", "zh": "QK-norm：LN(q)·LN(k)/√d_k"},
     "lesson.series.cosine": {"en": "cosine: cos(q, k)/τ, τ = {tau}", "zh": "余弦：cos(q, k)/τ，τ = {tau}"},
     "lesson.series.softcap": {"en": "soft-cap: {cap}·tanh(s/{cap}) (Gemma 2)", "zh": "软截断：{cap}·tanh(s/{cap})（Gemma 2）"},
@@ -104,113 +104,102 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Measured now with seed {seed}: {count} draws per point.",
         "zh": "刚刚用随机种子 {seed} 测得：每个点 {count} 次抽样。",
     },
-    # 1 variance
-    "lesson.variance.name": {"en": "Scores grow with d_k", "zh": "分数随 d_k 增大"},
-    "lesson.variance.claim": {
-        "en": "q·k sums d_k products q_i·k_i of variance 1, so Var(q·k) = d_k: the scores spread like √d_k.",
-        "zh": "q·k 是 d_k 个方差为 1 的乘积 q_i·k_i 之和，所以 Var(q·k) = d_k：分数的离散程度像 √d_k 一样增长。",
+    # asking before telling
+    "lesson.reveal.hint": {"en": "Pick an answer first: Reveal opens once you have chosen.", "zh": "请先选一个答案：选定后才能揭晓。"},
+    "lesson.range": {
+        "en": "This step holds for {what}; the settings outside it are moved to its edge here.",
+        "zh": "本步骤的结论在 {what} 范围内成立；超出范围的设置在此处取其边界值。",
     },
-    "lesson.variance.question": {"en": "At d_k = {dk}, what is the variance of q·k?", "zh": "当 d_k = {dk} 时，q·k 的方差是多少？"},
-    "lesson.variance.takeaway": {
-        "en": "Independent terms add their variances: d_k terms of variance 1 give Var(q·k) = d_k.",
-        "zh": "独立项的方差相加：d_k 个方差为 1 的项，合起来 Var(q·k) = d_k。",
+    "lesson.plan.chosen": {"en": "This lesson's steps (steps=): {steps}", "zh": "本课的步骤（steps=）：{steps}"},
+    # speaker notes (the teacher's screen only)
+    "lesson.notes.title": {"en": "Speaker notes (this screen only)", "zh": "讲者备注（仅本屏幕）"},
+    "lesson.notes.phases": {
+        "en": "Minutes: setup {setup} · vote {vote} · discuss {discuss} · revote {revote} · reveal {reveal} (this plan: {total} min for {k} steps).",
+        "zh": "分钟：讲解 {setup} · 投票 {vote} · 讨论 {discuss} · 再投票 {revote} · 揭晓 {reveal}（本课：{k} 步共 {total} 分钟）。",
     },
-    # 2 saturation
-    "lesson.saturation.name": {"en": "Softmax saturates", "zh": "softmax 饱和"},
-    "lesson.saturation.claim": {
-        "en": "Without scaling, large scores make the softmax nearly one-hot: the top key takes almost all the weight.",
-        "zh": "不缩放时，过大的分数让 softmax 几乎变成 one-hot：得分最高的键拿走几乎全部权重。",
+    "lesson.notes.expected": {"en": "Expected wrong answer: “{choice}”: {why}", "zh": "预计的错误答案：“{choice}”：{why}"},
+    "lesson.notes.wrong": {"en": "“{choice}”: {why}", "zh": "“{choice}”：{why}"},
+    "lesson.notes.source": {"en": "(note {note})", "zh": "（笔记 {note}）"},
+    "lesson.notes.say": {"en": "At the reveal: {say}", "zh": "揭晓时：{say}"},
+    # the handout
+    "lesson.handout": {"en": "Handout (HTML)", "zh": "讲义（HTML）"},
+    "lesson.handout.help": {
+        "en": "One self-contained page with each step of this lesson: setup, question, chart and take-away, measured with the current settings. It opens offline; print it to PDF from the browser.",
+        "zh": "一个独立的网页，包含本课每一步的背景、问题、图和要点，按当前设置测得。离线即可打开；可在浏览器中打印为 PDF。",
     },
-    "lesson.saturation.question": {
-        "en": "No scaling, d_k = {dk}, n = {n}: on average, what share of a row's weight goes to its top key?",
-        "zh": "不缩放，d_k = {dk}，n = {n}：平均而言，一行里得分最高的键分到多少权重？",
-    },
-    "lesson.saturation.takeaway": {
-        "en": "Uniform attention would give each key 1/n. The spread √d_k of the scores swamps the softmax, and one key wins.",
-        "zh": "均匀注意力会给每个键 1/n。分数的离散程度 √d_k 压倒了 softmax，于是一个键胜出。",
-    },
-    # 3 gradients
-    "lesson.gradients.name": {"en": "Gradients vanish", "zh": "梯度消失"},
-    "lesson.gradients.claim": {
-        "en": "A saturated softmax passes almost no gradient back: J = diag(p) − ppᵀ → 0 as p turns one-hot.",
-        "zh": "饱和的 softmax 几乎传不回梯度：p 变成 one-hot 时，J = diag(p) − ppᵀ → 0。",
-    },
-    "lesson.gradients.question": {
-        "en": "No scaling, d_k = {dk}, n = {n}: how large is the median gradient ‖∂L/∂q‖?",
-        "zh": "不缩放，d_k = {dk}，n = {n}：梯度 ‖∂L/∂q‖ 的中位数有多大？",
-    },
-    "lesson.gradients.takeaway": {
-        "en": "The median falls faster than any power of d_k, so most queries stop learning; the mean does not fall, because rare near-ties dominate it.",
-        "zh": "中位数下降得比 d_k 的任何幂次都快，大多数查询因此学不动；均值却不下降，因为少见的近似平局主导了它。",
-    },
-    # 4 fix
-    "lesson.fix.name": {"en": "Divide by √d_k", "zh": "除以 √d_k"},
-    "lesson.fix.claim": {
-        "en": "Dividing by √d_k gives the scores variance 1 at every d_k: the softmax stays spread, the gradients survive.",
-        "zh": "除以 √d_k 后，任何 d_k 下分数的方差都是 1：softmax 保持分散，梯度得以保留。",
-    },
-    "lesson.fix.question": {
-        "en": "With c = 1/√d_k, d_k = {dk}, n = {n}: what share of the weight goes to the top key now?",
-        "zh": "使用 c = 1/√d_k，d_k = {dk}，n = {n}：现在得分最高的键分到多少权重？",
-    },
-    "lesson.fix.takeaway": {
-        "en": "Var(q·k/√d_k) = d_k/d_k = 1: the curve is flat, whatever d_k is. √d_k is the variance-preserving choice at initialisation, not a theorem of optimality.",
-        "zh": "Var(q·k/√d_k) = d_k/d_k = 1：无论 d_k 多大，曲线都是平的。√d_k 是初始化时保持方差的选择，并非什么最优性定理。",
-    },
-    # 5 scales
-    "lesson.scales.name": {"en": "Why not 1/d_k or 1/ln d_k?", "zh": "为什么不用 1/d_k 或 1/ln d_k？"},
-    "lesson.scales.claim": {
-        "en": "1/√d_k keeps the variance at 1; 1/d_k flattens attention towards uniform, 1/ln d_k lets the scores keep growing.",
-        "zh": "1/√d_k 让方差保持为 1；1/d_k 把注意力压向均匀分布，1/ln d_k 则让分数继续增长。",
-    },
-    "lesson.scales.question": {
-        "en": "With {scale}, d_k = {dk}: what share of the n = {n} keys does a row effectively use (e^H / n)?",
-        "zh": "使用 {scale}，d_k = {dk}：一行实际用到 n = {n} 个键中的多大比例（e^H / n）？",
-    },
-    "lesson.scales.takeaway": {
-        "en": "Var(c·q·k) = c²·d_k: 1/d_k gives 1/d_k (→ 0, every key equal), 1/ln d_k gives d_k/ln² d_k (→ ∞, one key), 1/√d_k gives 1.",
-        "zh": "Var(c·q·k) = c²·d_k：1/d_k 得到 1/d_k（→ 0，所有键一样），1/ln d_k 得到 d_k/ln² d_k（→ ∞，只剩一个键），1/√d_k 得到 1。",
-    },
-    # 6 length
-    "lesson.length.name": {"en": "Longer rows dilute attention", "zh": "序列越长，注意力越分散"},
-    "lesson.length.claim": {
-        "en": "√d_k fixes the dimension, not the length: with more keys, the top key's weight fades like 1/n.",
-        "zh": "√d_k 解决的是维度问题，不是长度问题：键越多，最高权重像 1/n 一样衰减。",
-    },
-    "lesson.length.question": {
-        "en": "With ÷√d_k, d_k = {dk}, n = {n}: how much weight does the top key get on average?",
-        "zh": "使用 ÷√d_k，d_k = {dk}，n = {n}：得分最高的键平均分到多少权重？",
-    },
-    "lesson.length.takeaway": {
-        "en": "For logits of variance σ², the entropy tends to ln n − σ²/2: the gap to uniform stays, the weight on any one key fades. Multiplying by ln n (Chiang & Cholak 2022) keeps the top weight up.",
-        "zh": "方差为 σ² 的 logit，熵趋于 ln n − σ²/2：与均匀分布的差距不变，而任何一个键上的权重都在变小。乘以 ln n（Chiang & Cholak 2022）能让最大权重保持住。",
-    },
-    # 7 training
-    "lesson.training.name": {"en": "Training correlates q and k", "zh": "训练让 q 与 k 相关"},
-    "lesson.training.claim": {
-        "en": "Training aligns q and k: with correlation ρ, q·k/√d_k grows like ρ√d_k. This is why μP divides by d_k instead.",
-        "zh": "训练让 q 与 k 对齐：相关系数为 ρ 时，q·k/√d_k 像 ρ√d_k 一样增长。这就是 μP 改为除以 d_k 的原因。",
-    },
-    "lesson.training.question": {
-        "en": "With ρ = {rho} and ÷√d_k, d_k = {dk}: how large is a typical scaled score (its RMS)?",
-        "zh": "ρ = {rho}，使用 ÷√d_k，d_k = {dk}：缩放后分数的典型大小（均方根）是多少？",
-    },
-    "lesson.training.takeaway": {
-        "en": "The √d_k argument assumes independent q and k, which holds at initialisation only. With ρ > 0 the mean ρ·d_k dominates the spread √d_k, and only 1/d_k cancels it (Tensor Programs V).",
-        "zh": "√d_k 的论证假设 q 与 k 独立，这只在初始化时成立。ρ > 0 时均值 ρ·d_k 压过离散程度 √d_k，只有 1/d_k 才能抵消它（Tensor Programs V）。",
-    },
-    # 8 modern
-    "lesson.modern.name": {"en": "What modern models do instead", "zh": "现代模型的做法"},
-    "lesson.modern.claim": {
-        "en": "Modern models bound the scores themselves: QK-norm and cosine attention make them independent of ‖q‖ and ‖k‖.",
-        "zh": "现代模型直接限制分数本身：QK-norm 和余弦注意力让分数与 ‖q‖、‖k‖ 无关。",
-    },
-    "lesson.modern.question": {
-        "en": "‖q‖ and ‖k‖ grow {alpha}-fold in training (d_k = {dk}, n = {n}). With {method}, what share of the weight goes to the top key?",
-        "zh": "训练让 ‖q‖、‖k‖ 增长到 {alpha} 倍（d_k = {dk}，n = {n}）。使用{method}时，得分最高的键分到多少权重？",
-    },
-    "lesson.modern.takeaway": {
-        "en": "÷√d_k alone lets the scores grow like α². QK-norm (ViT-22B, Gemma 3) and cosine/τ (Swin V2) do not depend on the norms at all; a soft-cap of 50 (Gemma 2) only clips the extreme logits.",
-        "zh": "只除以 √d_k 时，分数像 α² 一样增长。QK-norm（ViT-22B、Gemma 3）和余弦/τ（Swin V2）完全不受范数影响；上限为 50 的软截断（Gemma 2）只截掉极端的 logit。",
-    },
+    "lesson.handout.title": {"en": "Why attention divides by √d_k: the lesson", "zh": "注意力为何除以 √d_k：课堂讲义"},
+    "lesson.handout.settings": {"en": "Measured with d_k = {dk}, n = {n}, seed {seed}.", "zh": "测量设置：d_k = {dk}，n = {n}，随机种子 {seed}。"},
+    "lesson.handout.answer": {"en": "Answer", "zh": "答案"},
+    "lesson.handout.measured": {"en": "Measured", "zh": "测得"},
+    "lesson.handout.chart": {"en": "Chart: {desc}", "zh": "图：{desc}"},
+    # choices of the steps
+    "lesson.choice.inv_dk": {"en": "about 1/d_k = {value}", "zh": "约为 1/d_k = {value}"},
+    "lesson.choice.quarter": {"en": "about 1/4", "zh": "约为 1/4"},
+    "lesson.choice.half": {"en": "about 1/2", "zh": "约为 1/2"},
+    "lesson.choice.eff_one": {"en": "below {hi}", "zh": "低于 {hi}"},
+    "lesson.choice.eff_few": {"en": "{lo} to {hi}", "zh": "{lo} 到 {hi}"},
+    "lesson.choice.eff_many": {"en": "{lo} to {hi}", "zh": "{lo} 到 {hi}"},
+    "lesson.choice.eff_all": {"en": "above {lo} (nearly uniform)", "zh": "高于 {lo}（接近均匀）"},
+    "lesson.wrong.eff_one": {"en": "any scale shrinking more slowly than 1/√d_k saturates at once", "zh": "任何比 1/√d_k 缩小得慢的缩放都会立刻饱和"},
+    "lesson.wrong.eff_many": {"en": "every shrinking scale keeps the row as spread as 1/√d_k", "zh": "任何随 d_k 缩小的缩放都能像 1/√d_k 一样保持分散"},
+    "lesson.wrong.eff_all": {"en": "1/(2√d_k) flattens attention as 1/d_k does", "zh": "1/(2√d_k) 和 1/d_k 一样把注意力压成均匀分布"},
+    "lesson.choice.grad_smaller": {"en": "unscaled smaller (below {hi}×)", "zh": "不缩放更小（低于 {hi} 倍）"},
+    "lesson.choice.grad_same": {"en": "about the same ({lo}× to {hi}×)", "zh": "差不多（{lo} 到 {hi} 倍）"},
+    "lesson.choice.grad_larger": {"en": "unscaled larger (above {lo}×)", "zh": "不缩放更大（高于 {lo} 倍）"},
+    "lesson.choice.rows_none": {"en": "no row", "zh": "没有任何一行"},
+    "lesson.choice.rows_some": {"en": "some rows, fewer than half", "zh": "部分行，不到一半"},
+    "lesson.choice.rows_most": {"en": "half the rows or more", "zh": "一半或更多的行"},
+    "lesson.choice.same_none": {"en": "not at all, up to rounding (below {hi})", "zh": "完全不变，只有舍入误差（低于 {hi}）"},
+    "lesson.choice.same_little": {"en": "a little ({lo} to {hi})", "zh": "略有变化（{lo} 到 {hi}）"},
+    "lesson.choice.same_lot": {"en": "clearly (above {lo})", "zh": "明显改变（高于 {lo}）"},
+    "lesson.choice.zero": {"en": "about 0", "zh": "约为 0"},
+    "lesson.choice.rho": {"en": "about ρ = {value}", "zh": "约为 ρ = {value}"},
+    "lesson.choice.rho_sqrt_dk": {"en": "about ρ√d_k = {value}", "zh": "约为 ρ√d_k = {value}"},
+    "lesson.choice.rho_dk": {"en": "about ρ·d_k = {value}", "zh": "约为 ρ·d_k = {value}"},
+    "lesson.choice.fall_none": {"en": "hardly (less than {hi}×)", "zh": "几乎不降（不到 {hi} 倍）"},
+    "lesson.choice.fall_less": {"en": "{lo}× to {hi}×", "zh": "{lo} 到 {hi} 倍"},
+    "lesson.choice.fall_like_n": {"en": "about 4×, like 1/n (above {lo}×)", "zh": "约 4 倍，像 1/n（高于 {lo} 倍）"},
+    "lesson.choice.grow_none": {"en": "not at all (below {hi}× as much)", "zh": "完全不上升（不到 {hi} 倍）"},
+    "lesson.choice.grow_less": {"en": "less than half as much ({lo}× to {hi}×)", "zh": "不到一半（{lo} 到 {hi} 倍）"},
+    "lesson.choice.grow_same": {"en": "about as much (above {lo}×)", "zh": "差不多一样多（高于 {lo} 倍）"},
+    # the misconception each wrong choice names
+    "lesson.wrong.one": {"en": "a sum of unit-variance terms keeps variance 1 (or: any c ∝ 1/√d_k restores 1)", "zh": "方差为 1 的项相加方差仍为 1（或：任何 c ∝ 1/√d_k 都恢复为 1）"},
+    "lesson.wrong.sqrt_dk": {"en": "the spread √d_k taken for the variance", "zh": "把标准差 √d_k 当成了方差"},
+    "lesson.wrong.dk2": {"en": "the variance grows with the square of the length", "zh": "方差随长度的平方增长"},
+    "lesson.wrong.inv_dk": {"en": "2√d_k is just as bad as d_k", "zh": "除以 2√d_k 和除以 d_k 一样糟"},
+    "lesson.wrong.half": {"en": "the factor ½ halves the variance (c instead of c²)", "zh": "因子 ½ 让方差减半（用了 c 而不是 c²）"},
+    "lesson.wrong.grad_smaller": {"en": "unscaled, the gradient vanishes like 1/d_k", "zh": "不缩放时梯度像 1/d_k 一样消失"},
+    "lesson.wrong.grad_same": {"en": "the scale cancels out of the gradient", "zh": "缩放在梯度中会被抵消"},
+    "lesson.wrong.rows_some": {"en": "√d_k is there to stop numerical overflow", "zh": "√d_k 是为了防止数值溢出"},
+    "lesson.wrong.rows_most": {"en": "fp16 cannot hold unscaled scores' softmax", "zh": "fp16 装不下未缩放分数的 softmax"},
+    "lesson.wrong.same_little": {"en": "the softmax only approximately ignores a rescaled W_Q", "zh": "softmax 只是近似地不受 W_Q 缩放影响"},
+    "lesson.wrong.same_lot": {"en": "√d_k is the theoretical optimum; another constant changes attention", "zh": "√d_k 是理论最优解，换一个常数就会改变注意力"},
+    "lesson.wrong.zero": {"en": "after scaling the scores are N(0, 1)", "zh": "缩放后分数服从 N(0, 1)"},
+    "lesson.wrong.rho": {"en": "÷√d_k removes the correlation's growth", "zh": "÷√d_k 消除了相关性带来的增长"},
+    "lesson.wrong.rho_dk": {"en": "the scale does not touch the mean", "zh": "缩放不影响均值"},
+    "lesson.wrong.fall_none": {"en": "÷√d_k also makes attention independent of the length", "zh": "÷√d_k 也让注意力与长度无关"},
+    "lesson.wrong.fall_like_n": {"en": "the top weight fades like 1/n", "zh": "最大权重像 1/n 一样衰减"},
+    "lesson.wrong.grow_none": {"en": "any bound on the logits stops saturation", "zh": "只要给 logit 设上限就能阻止饱和"},
+    "lesson.wrong.grow_less": {"en": "a remedy only slows the growth down", "zh": "这些方法只是减缓增长"},
+    "lesson.wrong.grow_same": {"en": "÷√d_k already controls the norms, remedies add nothing", "zh": "÷√d_k 已经控制了范数，这些方法没有作用"},
+    # new axes and series
+    "lesson.axis.var_scaled": {"en": "Var(c·q·k)", "zh": "方差 Var(c·q·k)"},
+    "lesson.axis.rows_nonfinite": {"en": "share of rows with inf/NaN", "zh": "出现 inf/NaN 的行所占比例"},
+    "lesson.axis.factor": {"en": "factor a in c = a/√d_k", "zh": "c = a/√d_k 中的因子 a"},
+    "lesson.axis.match_score": {"en": "mean of q·k₀/√d_k", "zh": "q·k₀/√d_k 的均值"},
+    "lesson.series.cand_one": {"en": "candidate: 1", "zh": "候选：1"},
+    "lesson.series.cand_sqrt_dk": {"en": "candidate: √d_k", "zh": "候选：√d_k"},
+    "lesson.series.cand_dk": {"en": "candidate: d_k", "zh": "候选：d_k"},
+    "lesson.series.cand_dk2": {"en": "candidate: d_k²", "zh": "候选：d_k²"},
+    "lesson.series.cand_inv_dk": {"en": "candidate: 1/d_k", "zh": "候选：1/d_k"},
+    "lesson.series.cand_quarter": {"en": "candidate: 1/4", "zh": "候选：1/4"},
+    "lesson.series.cand_half": {"en": "candidate: 1/2", "zh": "候选：1/2"},
+    "lesson.series.measured_double": {"en": "measured Var(q·k/(2√d_k))", "zh": "实测 Var(q·k/(2√d_k))"},
+    "lesson.series.naive": {"en": "naive softmax exp(s)/Σexp(s)", "zh": "朴素 softmax exp(s)/Σexp(s)"},
+    "lesson.series.stable": {"en": "stable softmax (maximum subtracted)", "zh": "稳定 softmax（先减最大值）"},
+    "lesson.series.temperature": {"en": "c = a/√d_k, W_Q kept", "zh": "c = a/√d_k，W_Q 不变"},
+    "lesson.series.absorbed": {"en": "c = a/√d_k, W_Q/a", "zh": "c = a/√d_k，W_Q/a"},
+    "lesson.series.mup_rho": {"en": "μP's ÷d_k: ρ = {rho}", "zh": "μP 的 ÷d_k：ρ = {rho}"},
+    "lesson.series.matching": {"en": "measured: matching key k₀", "zh": "实测：匹配键 k₀"},
+    "lesson.series.theory_match": {"en": "theory: ρ√d_k", "zh": "理论值：ρ√d_k"},
 }
