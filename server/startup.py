@@ -3,6 +3,7 @@
 `streamlit run app.py` finds that App and serves it; its lifespan (`lifespan`) runs once, as the
 server starts:
 
+- passwords masked in every log line (`server.log_mask.install`, once per process);
 - `no_delay_on_listeners()`: the listening sockets send without Nagle's delay, which every
   connection they accept inherits (a reused connection waited ~40 ms for the browser's delayed ACK
   on each of the app's hundred code files; docs/hosting.md);
@@ -29,6 +30,7 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
+from server import log_mask
 from server.memory import freeze_libraries
 from server.runs import RunRegistry
 from server.shared import RUNS
@@ -125,6 +127,7 @@ def lifespan(first: tuple[str, ...], at_start: tuple[Callable[[], object], ...] 
 
     @contextlib.asynccontextmanager
     async def serving(_app: Any) -> AsyncIterator[None]:
+        log_mask.install()  # done already when server.shared was imported; never twice
         no_delay_on_listeners()
         warm_up.start()
         for job in at_start:

@@ -8,10 +8,14 @@
   them) and nothing imports Streamlit: the app passes the URL in (server.shared).
 - `MemoryStore`: this process only, the default: nothing to install, bounded by bytes, least recently
   used out (a `SharedCache`); its gate is the local `server.gates.Gate`.
-- `RedisStore`: one Redis server shared by every replica (redis-py; short socket timeouts). When
-  Redis cannot be reached, every call answers "nothing there" at once, one warning line is logged,
-  and Redis is tried again at most every `retry_s` seconds, lazily, by the next call that comes: the
-  pages keep working on their own process's cache and are shared again once Redis is back.
+- `RedisStore` (server/redis_store.py): one Redis server shared by every replica (redis-py; short
+  socket timeouts). When Redis cannot be reached, every call answers "nothing there" at once, one
+  warning line is logged, and Redis is tried again at most every `retry_s` seconds, lazily, by the
+  next call that comes: the pages keep working on their own process's cache and are shared again
+  once Redis is back.
+- `rate(key, per_s, burst, cost)`: one token bucket kept in the store (server.limits.SharedRateLimit),
+  so every replica draws on the same allowance: one key per name whose value is the bucket's
+  "theoretical arrival time" (GCRA) and whose expiry is the moment the bucket is full again.
 
 Keys are `NAMESPACE` + a kind + a hex digest of validated parameters (`store_key`), never text a
 user typed.
@@ -19,38 +23,28 @@ user typed.
 
 from __future__ import annotations
 
-import logging
-import math
-import re
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol
 
-from server.admission import SharedGate
 from server.cache import SharedCache
 from server.gates import Gate
+from server.store_keys import (  # noqa: F401 (REDIS_URL_ENV, NAMESPACE, KEY_RE, store_key: the store's names)
+    FIELD_RE,
+    KEY_RE,
+    NAMESPACE,
+    REDIS_URL_ENV,
+    _checked,
+    _checked_field,
+    store_key,
+)
 
-REDIS_URL_ENV = "ASE_REDIS_URL"  # the shared store's address (the app passes its redis_url secret in here)
-NAMESPACE = "ase:v1:"
-KEY_RE = re.compile(r"ase:v1:[a-z][a-z0-9_:-]{0,40}:[0-9a-f]{16,64}|ase:v1:gate:[a-z0-9_-]{1,32}:[a-z]{1,8}")
 MEMORY_BYTES = 16 * 2**20   # what a MemoryStore holds, all keys together
 MEMORY_ENTRIES = 4096
-TIMEOUT_S = 0.5             # Redis socket timeouts: a store that does not answer is treated as down
-RETRY_S = 5.0               # a down store is tried again at most this often
-FIELD_RE = re.compile(r"[a-z0-9._-]{1,64}")  # a map's field names: ids and numbers we made, never typed text
 MEMORY_MAPS = 1024          # maps a MemoryStore holds (the soonest to expire go first beyond that)
-LOG = logging.getLogger("server.store")
-T = TypeVar("T")
-
-
-def store_key(kind: str, digest: str) -> str:
-    """`ase:v1:<kind>:<digest>`; `digest` must be hex (server.codec.canonical_hash of the parameters)."""
-    key = f"{NAMESPACE}{kind}:{digest}"
-    if not KEY_RE.fullmatch(key):
-        raise ValueError(f"not a store key: {key!r}")
-    return key
+MEMORY_RATES = 8192        # rate-limit names a MemoryStore keeps (the fullest buckets go first beyond that)
 
 
 class Store(Protocol):
@@ -69,6 +63,7 @@ class Store(Protocol):
     def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None: ...
     def map_get(self, key: str) -> dict[str, bytes] | None: ...
     def map_drop(self, key: str, field: str) -> None: ...
+    def rate(self, key: str, per_s: float, burst: float, cost: float = 1.0) -> bool | None: ...
     def gate(self, name: str, slots: int) -> Any: ...
     def counters(self) -> dict[str, int]: ...
 
@@ -86,6 +81,7 @@ class MemoryStore:
         # claims and maps: test and set as one step; reentrant, as release() deletes under it
         self._lock = threading.RLock()
         self._maps: dict[str, tuple[float, dict[str, bytes]]] = {}  # key → (expiry, fields)
+        self._rates: dict[str, float] = {}  # key → the bucket's theoretical arrival time (GCRA)
 
     def get(self, key: str) -> bytes | None:
         entry = self.cache.peek(key)
@@ -143,7 +139,7 @@ class MemoryStore:
             fields = self._live_map(key)
             if cap > 0 and field not in fields and len(fields) >= cap:
                 return False
-            fields = dict(fields, **{field: bytes(data)})
+            fields[field] = bytes(data)  # in place: the map is never handed out (map_get copies)
             self._maps[key] = (self.clock() + ttl_s, fields)
             if len(self._maps) > MEMORY_MAPS:
                 del self._maps[min(self._maps, key=lambda k: self._maps[k][0])]
@@ -157,8 +153,8 @@ class MemoryStore:
     def map_drop(self, key: str, field: str) -> None:
         with self._lock:
             entry = self._maps.get(key)
-            if entry is not None and field in entry[1]:
-                self._maps[key] = (entry[0], {f: v for f, v in entry[1].items() if f != field})
+            if entry is not None:
+                entry[1].pop(field, None)
 
     def _live_map(self, key: str) -> dict[str, bytes]:
         entry = self._maps.get(key)
@@ -169,202 +165,48 @@ class MemoryStore:
             return {}
         return entry[1]
 
+    def rate(self, key: str, per_s: float, burst: float, cost: float = 1.0) -> bool:
+        """Take `cost` from the token bucket `key` (`burst` at once, then `per_s` a second); whether
+        it had that much. Kept as its theoretical arrival time, as RedisStore keeps it."""
+        _checked(key)
+        with self._lock:
+            now = self.clock()
+            tat = self._rates.pop(key, now)
+            new = _rate_step(tat, now, per_s, burst, cost)
+            if new is None:
+                self._rates[key] = tat
+                return False
+            self._rates[key] = new
+            if len(self._rates) > MEMORY_RATES:
+                full = [k for k, t in self._rates.items() if t <= now]  # full again: as if absent
+                for k in full or [min(self._rates, key=self._rates.__getitem__)]:
+                    del self._rates[k]
+            return True
+
     def gate(self, name: str, slots: int) -> Gate:
         """This process's own gate: exactly the single-server admission."""
         return Gate(slots)
 
     def counters(self) -> dict[str, int]:
         entries, size = self.cache.stats()
-        return {"entries": entries, "bytes": size, "maps": len(self._maps)}
+        return {"entries": entries, "bytes": size, "maps": len(self._maps), "rates": len(self._rates)}
 
 
-_EXTEND = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
-return 0
-"""
-_RELEASE = """
-if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
-return 0
-"""
-# ARGV: field, value, ttl ms, cap (0: none) → 1 set, 0 the map is full
-_MAP_PUT = """
-local cap = tonumber(ARGV[4])
-if cap > 0 and redis.call('HEXISTS', KEYS[1], ARGV[1]) == 0 and redis.call('HLEN', KEYS[1]) >= cap then
-  return 0
-end
-redis.call('HSET', KEYS[1], ARGV[1], ARGV[2])
-redis.call('PEXPIRE', KEYS[1], ARGV[3])
-return 1
-"""
+def _rate_step(tat: float, now: float, per_s: float, burst: float, cost: float) -> float | None:
+    """GCRA, the token bucket as one number: the bucket holds (burst − (tat − now)·per_s) tokens, so
+    taking `cost` moves `tat` (never earlier than now) on by cost ÷ per_s; None when that would hold
+    fewer than none (refused, nothing taken)."""
+    new = max(tat, now) + cost / per_s
+    return None if new - now > burst / per_s + 1e-9 else new
 
 
-class RedisStore:
-    """A Store on a Redis server shared by every replica, falling back to "nothing there" while down."""
+def __getattr__(name: str) -> Any:
+    """`server.store.RedisStore`, loaded on first use (server/redis_store.py; redis-py only then)."""
+    if name == "RedisStore":
+        from server.redis_store import RedisStore
 
-    shared = True
-
-    def __init__(self, url: str, timeout_s: float = TIMEOUT_S, retry_s: float = RETRY_S,
-                 clock: Callable[[], float] = time.monotonic) -> None:
-        import redis
-        from redis.backoff import NoBackoff
-        from redis.retry import Retry
-
-        self.where = _without_password(url)
-        self.retry_s, self.clock = retry_s, clock
-        # one immediate retry: a connection left over from before a restart fails once, then reconnects
-        self.client = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s,
-                                           retry=Retry(NoBackoff(), 1), health_check_interval=30)
-        self._unreachable = (redis.ConnectionError, redis.TimeoutError, OSError)
-        self._refused = redis.ResponseError  # a command Redis answered with an error (out of memory …)
-        self._lock = threading.Lock()
-        self._up, self._next_try, self._probing = True, 0.0, False
-        self._logged: set[str] = set()
-        self._count: dict[str, int] = {"outages": 0, "unreachable": 0, "refused": 0, "skipped": 0}
-        self._extend = self.client.register_script(_EXTEND)
-        self._release = self.client.register_script(_RELEASE)
-        self._map_put = self.client.register_script(_MAP_PUT)
-
-    # ------------------------------------------------------------ health
-
-    @property
-    def up(self) -> bool:
-        """Whether the last call reached Redis."""
-        return self._up
-
-    def _may_call(self) -> bool:
-        """Up, or down with its retry due (then this call is the one that tries)."""
-        with self._lock:
-            if self._up:
-                return True
-            if self._probing or self.clock() < self._next_try:
-                self._count["skipped"] += 1
-                return False
-            self._probing = True
-            return True
-
-    def _went_down(self, exc: BaseException) -> None:
-        with self._lock:
-            self._count["unreachable"] += 1
-            self._probing, self._next_try = False, self.clock() + self.retry_s
-            if self._up:
-                self._up = False
-                self._count["outages"] += 1
-                LOG.warning("shared store %s unreachable (%s: %s): serving from this process alone, "
-                            "trying again every %g s", self.where, type(exc).__name__, exc, self.retry_s)
-
-    def _reached(self) -> None:
-        if self._up:
-            return
-        with self._lock:
-            was_down, self._up, self._probing = not self._up, True, False
-        if was_down:
-            LOG.info("shared store %s reachable again: shared once more", self.where)
-
-    def call(self, op: str, fn: Callable[[Any], T], default: T) -> T:
-        """fn(client), or `default` while Redis is down or when it refuses the command (each kind of
-        refusal logged once, every one counted)."""
-        if not self._may_call():
-            return default
-        try:
-            result = fn(self.client)
-        except self._unreachable as exc:
-            self._went_down(exc)
-            return default
-        except self._refused as exc:
-            self._reached()
-            with self._lock:
-                self._count["refused"] += 1
-                first = op not in self._logged
-                self._logged.add(op)
-            if first:
-                LOG.warning("shared store %s refused %s (%s); counted from now on", self.where, op, exc)
-            return default
-        except BaseException:
-            with self._lock:
-                self._probing = False
-            raise
-        self._reached()
-        return result
-
-    def counters(self) -> dict[str, int]:
-        with self._lock:
-            return dict(self._count, up=int(self._up))
-
-    # ------------------------------------------------------------ the Store interface
-
-    def get(self, key: str) -> bytes | None:
-        return self.call("GET", lambda r: r.get(_checked(key)), None)
-
-    def set(self, key: str, data: bytes, ttl_s: float) -> bool:
-        ms = max(1, math.ceil(ttl_s * 1000))
-        return bool(self.call("SET", lambda r: r.set(_checked(key), data, px=ms), False))
-
-    def delete(self, key: str) -> None:
-        self.call("DEL", lambda r: r.delete(_checked(key)), 0)
-
-    def exists(self, key: str) -> bool:
-        return bool(self.call("EXISTS", lambda r: r.exists(_checked(key)), 0))
-
-    def claim(self, key: str, token: str, ttl_s: float) -> bool | None:
-        """True: claimed; False: another holds it; None: Redis is down or refused (go ahead alone)."""
-        ms = max(1, math.ceil(ttl_s * 1000))
-        return self.call("SET NX", lambda r: bool(r.set(_checked(key), token, px=ms, nx=True)), None)
-
-    def extend(self, key: str, token: str, ttl_s: float) -> bool:
-        ms = max(1, math.ceil(ttl_s * 1000))
-        return bool(self.call("EXTEND", lambda r: self._extend(keys=[_checked(key)], args=[token, ms]), 0))
-
-    def release(self, key: str, token: str) -> None:
-        self.call("RELEASE", lambda r: self._release(keys=[_checked(key)], args=[token]), 0)
-
-    def touch(self, key: str, ttl_s: float) -> bool:
-        ms = max(1, math.ceil(ttl_s * 1000))
-        return bool(self.call("PEXPIRE", lambda r: r.pexpire(_checked(key), ms), 0))
-
-    def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None:
-        """True: set; False: the map already has `cap` fields; None: Redis is down or refused."""
-        ms = max(1, math.ceil(ttl_s * 1000))
-        args = [_checked_field(field), data, ms, int(cap)]
-        done = self.call("MAP PUT", lambda r: self._map_put(keys=[_checked(key)], args=args), None)
-        return None if done is None else bool(done)
-
-    def map_get(self, key: str) -> dict[str, bytes] | None:
-        """Every field of the map (None while Redis is down: unknown, not empty); fields that are
-        not ours are left out."""
-        raw = self.call("HGETALL", lambda r: r.hgetall(_checked(key)), None)
-        if raw is None:
-            return None
-        out: dict[str, bytes] = {}
-        for f, v in raw.items():
-            name = f.decode("ascii", "replace") if isinstance(f, bytes) else str(f)
-            if FIELD_RE.fullmatch(name) and isinstance(v, bytes):
-                out[name] = v
-        return out
-
-    def map_drop(self, key: str, field: str) -> None:
-        self.call("HDEL", lambda r: r.hdel(_checked(key), _checked_field(field)), 0)
-
-    def gate(self, name: str, slots: int) -> SharedGate:
-        """Admission across every replica sharing this Redis, with a local gate while it is down."""
-        return SharedGate(self, name, slots)
-
-
-def _checked(key: str) -> str:
-    if not KEY_RE.fullmatch(key):
-        raise ValueError(f"not a store key: {key!r}")
-    return key
-
-
-def _checked_field(field: str) -> str:
-    if not FIELD_RE.fullmatch(field):
-        raise ValueError(f"not a map field: {field!r}")
-    return field
-
-
-def _without_password(url: str) -> str:
-    """The URL as a log line may show it: redis://host:port/db, no user or password."""
-    scheme, sep, rest = url.partition("://")
-    return f"{scheme}{sep}{rest.rpartition('@')[2]}" if sep else "redis"
+        return RedisStore
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Lease:

@@ -1,18 +1,22 @@
 """The local cluster's and the balanced load test's own pieces, without a server (fast tier): the
-browser-like cookie jar, the per-replica spread, and children that die with their starter."""
+browser-like cookie jar, the per-replica spread, children that die with their starter, and the
+cluster's two Redis servers (started alone)."""
 
 from __future__ import annotations
 
 import asyncio
 import os
 import signal
+import stat
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from conftest import ROOT
 
+from tools.cluster.cluster import REDIS_SERVER, LocalCluster
 from tools.cluster.processes import SETPRIV, group_members, stop_all
 from tools.loadtest.cookies import CookieJar, http_get
 from tools.loadtest.driver import Phase, unique_link
@@ -115,3 +119,35 @@ def test_the_load_leaves_presentation_toggles_alone():
     assert toggle("tables").random_move(rng) is None
     assert toggle("lesson_projector").random_move(rng) is None
     assert toggle("sat_more").random_move(rng).bool_value is True
+
+
+@pytest.mark.server
+@pytest.mark.skipif(not REDIS_SERVER.exists(), reason="no redis-server")
+def test_the_clusters_redis_servers_keep_rooms_apart_and_the_password_off_every_command_line(tmp_path):
+    """The local cluster's two Redis servers alone (no app): one evicts nothing (rooms, limits,
+    admission), the other is the results' LRU cache; the password is in files of mode 600 only,
+    on no process's command line and in no replica's environment, which trusts the balancer alone."""
+    import redis
+
+    cluster = LocalCluster(replicas=1, workdir=tmp_path)
+    try:
+        cluster._start_redis()
+        password = cluster.password_file.read_text().strip()
+        assert len(password) >= 32 and stat.S_IMODE(cluster.password_file.stat().st_mode) == 0o600
+        policies = {}
+        for member in (cluster.store, cluster.cache):
+            cmdline = Path(f"/proc/{member.pid}/cmdline").read_bytes()
+            assert password.encode() not in cmdline, member.name
+            client = redis.Redis(port=member.port, password=password, socket_timeout=2)
+            policies[member.name] = client.config_get("maxmemory-policy")["maxmemory-policy"]
+            with pytest.raises(redis.AuthenticationError):
+                redis.Redis(port=member.port, socket_timeout=2).ping()
+        assert policies == {"redis": "noeviction", "redis-cache": "allkeys-lru"}
+        env = cluster._replica_env()
+        assert not [k for k, v in env.items() if password in v]
+        assert env["ASE_REDIS_PASSWORD_FILE"] == str(cluster.password_file)
+        assert env["ASE_REDIS_URL"].endswith(f":{cluster.store.port}/0")
+        assert env["ASE_REDIS_CACHE_URL"].endswith(f":{cluster.cache.port}/0")
+        assert env["ASE_TRUSTED_PROXIES"] == "127.0.0.1/32"
+    finally:
+        assert cluster.stop() == []

@@ -4,20 +4,28 @@ Every Kubernetes manifest is validated against the API's own schemas (kubernetes
 strict: unknown fields are errors) and its important settings are asserted. No JSON schema of the
 Compose file format is available offline, so compose.yaml's structure is checked by hand below. The
 HAProxy configuration is checked by HAProxy itself (`haproxy -c`), as written and as the local
-cluster generates it. No server starts here (fast tier).
+cluster generates it. No server starts here (fast tier), but for the Redis containers' start script,
+run once on this machine (marked `server`).
 """
 
 from __future__ import annotations
 
+import ipaddress
 import json
+import os
 import re
+import secrets
+import shlex
 import shutil
+import signal
+import subprocess
+import time
 from pathlib import Path
 
 import kubernetes_validate
 import pytest
 import yaml
-from conftest import ROOT
+from conftest import ROOT, free_port
 
 from tools.cluster.haproxy_cfg import HAPROXY, SOURCE, ConfigError, Server, check, cookie_name, runtime_cfg
 
@@ -82,9 +90,12 @@ def test_app_pods_are_probed_on_streamlits_health_endpoint():
             > ready["periodSeconds"] * ready["failureThreshold"])
 
 
+REDIS = {"ase-redis": "noeviction", "ase-redis-cache": "allkeys-lru"}  # Deployment → its policy
+
+
 def test_app_and_redis_run_as_non_root_and_the_app_as_the_images_user():
     uid = dockerfile_user()
-    for name in ("ase-app", "ase-redis"):
+    for name in ("ase-app", *REDIS):
         ctx = pod_spec(name)["securityContext"]
         assert ctx["runAsNonRoot"] is True and ctx["runAsUser"] != 0, name
         assert container(name)["securityContext"]["allowPrivilegeEscalation"] is False, name
@@ -98,49 +109,158 @@ def test_app_resources_follow_the_measured_memory():
     assert res["limits"]["memory"] == "1Gi"
 
 
+def redis_options(script: str) -> dict[str, str]:
+    """The options after `redis-server <config file>` in a Redis container's shell script."""
+    words = shlex.split(script.split("exec ", 1)[1])
+    words = words[words.index("redis-server") + 2:]
+    return dict(zip(words[::2], words[1::2], strict=True))
+
+
 def test_redis_is_inside_the_cluster_only_and_bounded():
     services = [d for _, d in manifests() if d["kind"] == "Service"]
     assert all(s["spec"].get("type", "ClusterIP") == "ClusterIP" for s in services)
     assert not any("nodePort" in p for s in services for p in s["spec"]["ports"])
-    redis = one("Service", "ase-redis")
-    assert redis["spec"]["type"] == "ClusterIP" and redis["spec"]["ports"][0]["port"] == 6379
-    args = container("ase-redis")["args"]
-    opts = dict(zip(args[::2], args[1::2], strict=True))
-    assert opts["--requirepass"] == "$(REDIS_PASSWORD)"
-    assert opts["--maxmemory-policy"] == "allkeys-lru" and opts["--save"] == ""
-    assert int(opts["--maxmemory"].removesuffix("mb")) * 2**20 < 2**20 * int(
-        container("ase-redis")["resources"]["limits"]["memory"].removesuffix("Mi"))
+    for name, policy in REDIS.items():
+        redis = one("Service", name)
+        assert redis["spec"]["type"] == "ClusterIP" and redis["spec"]["ports"][0]["port"] == 6379
+        sh, dash_c, script = container(name)["command"]
+        assert (sh, dash_c) == ("sh", "-c") and "args" not in container(name)
+        opts = redis_options(script)
+        assert opts["--maxmemory-policy"] == policy and opts["--save"] == "", name
+        assert int(opts["--maxmemory"].removesuffix("mb")) * 2**20 < 2**20 * int(
+            container(name)["resources"]["limits"]["memory"].removesuffix("Mi"))
 
 
-def test_only_the_app_reaches_redis():
+def test_rooms_and_results_live_in_separate_redis_servers():
+    """Results are evicted (allkeys-lru) on a server of their own; rooms, limits and admission on
+    one that evicts nothing, so a full cache never drops a class (tests/test_server_redis_limits.py
+    fills a cache past its memory during a class)."""
+    values = {e["name"]: e.get("value") for e in container("ase-app")["env"]}
+    assert values["ASE_REDIS_URL"] == "redis://ase-redis:6379/0"
+    assert values["ASE_REDIS_CACHE_URL"] == "redis://ase-redis-cache:6379/0"
+    services = compose()["services"]
+    env = services["app1"]["environment"]
+    assert (env["ASE_REDIS_URL"], env["ASE_REDIS_CACHE_URL"]) == ("redis://redis:6379/0",
+                                                                  "redis://redis-cache:6379/0")
+    for name, policy in (("redis", "noeviction"), ("redis-cache", "allkeys-lru")):
+        assert redis_options(services[name]["command"][2])["--maxmemory-policy"] == policy
+
+
+def test_only_the_app_reaches_redis_and_only_the_ingress_reaches_the_app():
     policy = one("NetworkPolicy", "ase-redis-from-app-only")["spec"]
-    redis_labels = one("Deployment", "ase-redis")["spec"]["template"]["metadata"]["labels"]
     app_labels = one("Deployment", "ase-app")["spec"]["template"]["metadata"]["labels"]
     assert policy["policyTypes"] == ["Ingress"]
-    assert policy["podSelector"]["matchLabels"].items() <= redis_labels.items()
+    for name in REDIS:
+        redis_labels = one("Deployment", name)["spec"]["template"]["metadata"]["labels"]
+        assert policy["podSelector"]["matchLabels"].items() <= redis_labels.items(), name
+    assert not policy["podSelector"]["matchLabels"].items() <= app_labels.items()
     (rule,) = policy["ingress"]
     (source,) = rule["from"]
     assert set(source) == {"podSelector"}
     assert source["podSelector"]["matchLabels"].items() <= app_labels.items()
     assert rule["ports"] == [{"protocol": "TCP", "port": 6379}]
+    app = one("NetworkPolicy", "ase-app-from-ingress-only")["spec"]
+    assert app["podSelector"]["matchLabels"].items() <= app_labels.items()
+    (rule,) = app["ingress"]
+    assert [set(src) for src in rule["from"]] == [{"namespaceSelector"}]
 
 
-def test_every_secret_a_pod_reads_exists_and_none_is_applied_with_the_folder():
+def test_every_secret_a_pod_reads_is_a_mounted_file_and_none_is_applied_with_the_folder():
     secrets = {d["metadata"]["name"]: d for _, d in manifests() if d["kind"] == "Secret"}
-    envs = [env for name in ("ase-app", "ase-redis") for env in container(name).get("env", [])]
-    refs = {(r["name"], r["key"]) for env in envs if (r := env.get("valueFrom", {}).get("secretKeyRef"))}
-    assert refs == {("ase-redis", "password")}
-    for name, key in refs:
-        assert key in secrets[name].get("stringData", {}) | secrets[name].get("data", {}), (name, key)
+    for name in ("ase-app", *REDIS):
+        envs = container(name).get("env", [])
+        assert not [e for e in envs if "valueFrom" in e], f"{name}: a secret in the environment"
+        volumes = {v["name"]: v["secret"] for v in pod_spec(name)["volumes"] if "secret" in v}
+        mounts = {m["name"]: m for m in container(name)["volumeMounts"] if m["name"] in volumes}
+        assert volumes and mounts.keys() == volumes.keys() and all(m["readOnly"] for m in mounts.values())
+        for vol in volumes.values():
+            assert vol["defaultMode"] == 0o440 and pod_spec(name)["securityContext"]["fsGroup"]
+            for item in vol["items"]:
+                assert item["key"] in secrets[vol["secretName"]].get("stringData", {})
+    values = {e["name"]: e.get("value") for e in container("ase-app")["env"]}
+    (mount,) = [m for m in container("ase-app")["volumeMounts"] if m["name"] == "redis-password"]
+    assert values["ASE_REDIS_PASSWORD_FILE"] == f"{mount['mountPath']}/password"
     # `kubectl apply -f deploy/k8s/` does not descend into secret/: no password from git is applied
     assert not [d for _, d in manifests(K8S, recursive=False) if d["kind"] == "Secret"]
 
 
-def test_the_app_finds_redis_by_its_service_with_the_secrets_password():
-    env = [e["name"] for e in container("ase-app")["env"]]
+PASSWORD_ON_A_LINE = re.compile(r"requirepass\s+[\"']?\$|--requirepass|redis://[^/\s]*:[^/@\s]+@|"
+                                r"\$\(ASE_REDIS_PASSWORD\)|\$\{ASE_REDIS_PASSWORD|\$\(REDIS_PASSWORD\)")
+
+
+def test_no_password_reaches_a_command_line_or_a_url_in_any_deployment_file():
+    """The password goes from a file to a config file (Redis) or to the app's reader
+    (ASE_REDIS_PASSWORD_FILE): never an argument, an environment value or part of a URL."""
+    files = [*sorted(K8S.rglob("*.yaml")), DEPLOY / "compose.yaml", DEPLOY / "Dockerfile"]
+    for path in files:
+        for n, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.lstrip().startswith("#"):
+                assert not PASSWORD_ON_A_LINE.search(line), f"{path.name}:{n}: {line.strip()}"
+    commands = [c.get("command", []) + c.get("args", []) for name in ("ase-app", *REDIS)
+                for c in [container(name)]]
+    commands += [s.get("command", []) for s in compose()["services"].values()]
+    for words in commands:
+        text = " ".join(words) if isinstance(words, list) else words
+        assert "requirepass" not in text.split("printf", 1)[0], text  # only the config file's line
+    # the check bites: the files as they were would fail it
+    assert PASSWORD_ON_A_LINE.search('ASE_REDIS_URL: "redis://:${ASE_REDIS_PASSWORD:?set}@redis:6379/0"')
+    assert PASSWORD_ON_A_LINE.search("- --requirepass")
+
+
+@pytest.mark.server
+@pytest.mark.skipif(not Path("/usr/bin/redis-server").exists(), reason="no redis-server")
+@pytest.mark.parametrize("where", ["compose", "k8s"])
+def test_the_redis_start_script_keeps_the_password_off_the_command_line(tmp_path, where):
+    """The containers' script, run here with its paths moved into a temporary folder: Redis asks for
+    the password, and neither Redis' nor any argument list holds it."""
+    if where == "compose":
+        script = compose()["services"]["redis"]["command"][2].replace("$$", "$")
+        secret = "/run/secrets/redis_password"
+        script = script.replace("&& chown redis:redis /run/redis/auth.conf", "").replace("su-exec redis ", "")
+    else:
+        script = container("ase-redis")["command"][2].replace("$$", "$")
+        secret = "/run/secrets/ase-redis/password"
+    password, port = secrets.token_hex(16), free_port()
+    (tmp_path / "run").mkdir()
+    (tmp_path / "secret").write_text(password + "\n")
+    script = script.replace(secret, str(tmp_path / "secret")).replace("/run/redis", str(tmp_path / "run"))
+    script = script.replace("redis-server ", "/usr/bin/redis-server ").replace(
+        "--save", f"--port {port} --bind 127.0.0.1 --dir {tmp_path} --save")
+    proc = subprocess.Popen(["sh", "-c", script], cwd=tmp_path, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        import redis
+
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                assert redis.Redis(port=port, password=password, socket_timeout=1).ping()
+                break
+            except redis.ConnectionError:
+                assert proc.poll() is None and time.monotonic() < deadline, "redis did not start"
+                time.sleep(0.05)
+        with pytest.raises(redis.AuthenticationError):
+            redis.Redis(port=port, socket_timeout=1).get("x")
+        cmdline = Path(f"/proc/{proc.pid}/cmdline").read_bytes()  # exec: the shell became Redis
+        assert b"redis-server" in cmdline and password.encode() not in cmdline
+        assert oct((tmp_path / "run" / "auth.conf").stat().st_mode & 0o777) == "0o600"
+    finally:
+        os.killpg(proc.pid, signal.SIGTERM)
+        proc.wait(10)
+
+
+def test_the_app_believes_forwarded_for_from_the_balancer_only():
+    services = compose()["services"]
+    balancer_ip = services["balancer"]["networks"]["front"]["ipv4_address"]
+    subnet = compose()["networks"]["front"]["ipam"]["config"][0]["subnet"]
+    assert ipaddress.ip_address(balancer_ip) in ipaddress.ip_network(subnet)
+    for name in services:
+        if re.fullmatch(r"app\d+", name):
+            assert services[name]["environment"]["ASE_TRUSTED_PROXIES"] == f"{balancer_ip}/32"
     values = {e["name"]: e.get("value") for e in container("ase-app")["env"]}
-    assert env.index("ASE_REDIS_PASSWORD") < env.index("ASE_REDIS_URL")  # $(VAR) expands earlier ones only
-    assert values["ASE_REDIS_URL"] == "redis://:$(ASE_REDIS_PASSWORD)@ase-redis:6379/0"
+    assert ipaddress.ip_network(values["ASE_TRUSTED_PROXIES"]).is_private
+    lines = [line.split("#")[0].strip() for line in SOURCE.read_text().splitlines()]
+    assert "option forwardfor" in lines
 
 
 def test_ingress_keeps_a_tab_on_its_pod_with_the_balancers_cookie():
@@ -171,7 +291,7 @@ def test_compose_runs_replicas_behind_the_balancer_with_a_private_redis():
     doc = compose()
     services = doc["services"]
     apps = sorted(name for name in services if re.fullmatch(r"app\d+", name))
-    assert set(services) == {*apps, "balancer", "redis"} and len(apps) >= 2
+    assert set(services) == {*apps, "balancer", "redis", "redis-cache"} and len(apps) >= 2
     # each replica is a server line of the balancer's configuration, under the same name and cookie
     servers = re.findall(r"^\s+server (\S+) (\S+):8501 .*cookie (\S+)", SOURCE.read_text(),
                          flags=re.MULTILINE)
@@ -181,10 +301,11 @@ def test_compose_runs_replicas_behind_the_balancer_with_a_private_redis():
     assert balancer["ports"] == ["8080:8080"] and "bind :8080" in SOURCE.read_text()
     for app in apps:
         s = services[app]
-        assert s["environment"]["ASE_REDIS_URL"] == \
-            "redis://:${ASE_REDIS_PASSWORD:?set ASE_REDIS_PASSWORD}@redis:6379/0"
+        assert s["environment"]["ASE_REDIS_PASSWORD_FILE"] == "/run/secrets/redis_password"
+        assert s["secrets"] == ["redis_password"]
         assert HEALTH in " ".join(s["healthcheck"]["test"])
         assert s["depends_on"]["redis"]["condition"] == "service_healthy"
+        assert s["depends_on"]["redis-cache"]["condition"] == "service_healthy"
         assert "ports" not in s  # only the balancer is published
         assert s["build"] == {"context": "..", "dockerfile": "deploy/Dockerfile"}
     assert all(balancer["depends_on"][a]["condition"] == "service_healthy" for a in apps)
@@ -194,15 +315,18 @@ def test_compose_runs_replicas_behind_the_balancer_with_a_private_redis():
 
 def test_compose_redis_has_a_required_password_and_no_published_port():
     doc = compose()
-    redis = doc["services"]["redis"]
-    assert "ports" not in redis and "expose" not in redis
-    cmd = redis["command"]
-    opts = dict(zip(cmd[1::2], cmd[2::2], strict=True))
-    assert cmd[0] == "redis-server" and opts["--requirepass"].startswith("${ASE_REDIS_PASSWORD:?")
-    assert (opts["--maxmemory-policy"], opts["--save"], opts["--appendonly"]) == ("allkeys-lru", "", "no")
-    assert "ping" in " ".join(redis["healthcheck"]["test"]) and redis["environment"]["REDISCLI_AUTH"]
-    # Redis lives on the internal network only, which the balancer is not on
-    assert redis["networks"] == ["back"] and doc["networks"]["back"]["internal"] is True
+    assert doc["secrets"]["redis_password"] == {"file": "./redis-password"}
+    assert "deploy" in (DEPLOY / "Dockerfile.dockerignore").read_text().split()  # the password file too
+    for name in ("redis", "redis-cache"):
+        redis = doc["services"][name]
+        assert "ports" not in redis and "expose" not in redis and "environment" not in redis
+        opts = redis_options(redis["command"][2])
+        assert (opts["--save"], opts["--appendonly"]) == ("", "no")
+        assert "requirepass" in redis["command"][2] and redis["secrets"] == ["redis_password"]
+        check = redis["healthcheck"]["test"]
+        assert "ping" in " ".join(check) and "REDISCLI_AUTH" in check[1]
+        # Redis lives on the internal network only, which the balancer is not on
+        assert redis["networks"] == ["back"] and doc["networks"]["back"]["internal"] is True
     assert "back" not in doc["services"]["balancer"]["networks"]
 
 

@@ -35,8 +35,8 @@ class RedisServer:
     """redis-server on 127.0.0.1:`port` in `folder`, as the hosting docs configure it (password,
     no persistence, maxmemory with LRU eviction); `stop()` and `start()` again keep port and password."""
 
-    def __init__(self, folder: Path, maxmemory: str = "8mb") -> None:
-        self.folder, self.maxmemory = folder, maxmemory
+    def __init__(self, folder: Path, maxmemory: str = "8mb", policy: str = "allkeys-lru") -> None:
+        self.folder, self.maxmemory, self.policy = folder, maxmemory, policy
         self.port, self.password = free_port(), secrets.token_hex(16)
         self.proc: subprocess.Popen | None = None
 
@@ -52,7 +52,7 @@ class RedisServer:
             self.proc = subprocess.Popen(
                 [REDIS_SERVER, "--port", str(self.port), "--bind", "127.0.0.1",
                  "--requirepass", self.password, "--save", "", "--appendonly", "no",
-                 "--maxmemory", self.maxmemory, "--maxmemory-policy", "allkeys-lru",
+                 "--maxmemory", self.maxmemory, "--maxmemory-policy", self.policy,
                  "--dir", str(self.folder)],
                 stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
         client = redis.Redis.from_url(self.url, socket_timeout=1)

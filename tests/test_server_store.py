@@ -34,7 +34,7 @@ def test_the_memory_store_keeps_bytes_for_their_time_and_within_its_budget():
     key = store_key("r", "ab" * 10)
     assert store.set(key, b"x" * 100, ttl_s=5) and store.get(key) == b"x" * 100 and store.exists(key)
     now[0] = 5.0
-    assert store.get(key) is None and store.counters() == {"entries": 0, "bytes": 0, "maps": 0}
+    assert store.get(key) is None and store.counters() == {"entries": 0, "bytes": 0, "maps": 0, "rates": 0}
     for i in range(5):
         store.set(store_key("r", f"{i:040x}"), b"y" * 300, ttl_s=60)
     assert store.counters()["bytes"] <= 1000 and store.get(store_key("r", f"{0:040x}")) is None
@@ -235,3 +235,40 @@ def test_results_of_other_code_never_share_a_key(monkeypatch, tmp_path):
     (tmp_path / "a.py").write_text("x = 2\n")
     assert results.code_version(tmp_path) != before
     assert len(results.CODE_VERSION) == 16
+
+
+def test_a_map_put_writes_its_field_in_place_without_copying_the_map():
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    key = store_key("roomans", "ab" * 16)
+    assert store.map_put(key, "1.0.a", b"2", ttl_s=60)
+    fields = store._maps[key][1]
+    for i in range(150):
+        assert store.map_put(key, f"1.0.p{i}", b"1", ttl_s=60)
+    assert store._maps[key][1] is fields, "the map was copied on a write"
+    assert store.map_put(key, "1.0.new", b"1", ttl_s=60, cap=151) is False  # the cap still holds
+    seen = store.map_get(key)
+    seen["1.0.a"] = b"changed"  # a reader's copy: the store's map is not handed out
+    store.map_drop(key, "1.0.p0")
+    assert store._maps[key][1] is fields and "1.0.p0" not in store.map_get(key)
+    assert store.map_get(key)["1.0.a"] == b"2" and len(store.map_get(key)) == 150
+    now[0] = 61.0
+    assert store.map_get(key) == {} and key not in store._maps  # expired as before
+
+
+def test_the_password_is_read_from_its_file_and_given_to_url_only_clients(tmp_path, caplog):
+    secret = tmp_path / "redis-password"
+    secret.write_text("p@ss:w/rd\n")
+    assert shared.redis_password(str(secret)) == "p@ss:w/rd"
+    caplog.set_level(logging.ERROR, logger="server.shared")
+    assert shared.redis_password(str(tmp_path / "missing")) is None and len(caplog.records) == 1
+    assert shared.redis_password("") is None
+    url = shared.with_password("redis://127.0.0.1:6379/0", "p@ss:w/rd")
+    assert url == "redis://:p%40ss%3Aw%2Frd@127.0.0.1:6379/0"
+    import redis
+
+    assert redis.connection.parse_url(url)["password"] == "p@ss:w/rd"  # the room bus's client reads it back
+    assert shared.with_password("redis://u:old@h:1/0", "new") == "redis://u:new@h:1/0"
+    assert shared.with_password("redis://h:1/0", None) == "redis://h:1/0"
+    store = shared.open_store("redis://127.0.0.1:1/0", password="from-file")
+    assert store.client.connection_pool.connection_kwargs["password"] == "from-file"

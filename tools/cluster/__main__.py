@@ -30,9 +30,13 @@ def describe(cluster: LocalCluster) -> str:
     lines = [f"balancer  {cluster.url}  (pid {cluster.balancer.pid}; cookie {cluster.cookie})"
              if cluster.balancer else "no balancer"]
     lines += [f"{m.name:<9} {m.url}  (pid {m.pid})" for m in cluster.members]
-    if cluster.store:
-        lines.append(f"redis     127.0.0.1:{cluster.store.port}  (pid {cluster.store.pid}; password and "
-                     f"URL in {cluster.workdir / 'cluster.json'}, mode 600)")
+    if cluster.store and cluster.cache:
+        lines.append(f"redis     127.0.0.1:{cluster.store.port}  (pid {cluster.store.pid}; rooms, limits, "
+                     f"admission: noeviction)")
+        lines.append(f"cache     127.0.0.1:{cluster.cache.port}  (pid {cluster.cache.pid}; results: "
+                     f"allkeys-lru)")
+        lines.append(f"password  {cluster.password_file}; URLs in {cluster.workdir / 'cluster.json'} "
+                     f"(both mode 600)")
     else:
         lines.append("redis     not started (--no-redis): each replica keeps its results in-process")
     lines.append(f"logs      {cluster.workdir}")
@@ -57,7 +61,7 @@ def main(argv: list[str] | None = None) -> int:
         print(describe(cluster), "\nCtrl-C stops everything.", flush=True)
         reported: set[int] = set()
         while True:  # report a process that ended on its own; keep serving with the others
-            for m in [cluster.store, *cluster.members, cluster.balancer]:
+            for m in [cluster.store, cluster.cache, *cluster.members, cluster.balancer]:
                 if m and m.proc and m.proc.poll() is not None and m.pid not in reported:
                     reported.add(m.pid)
                     print(f"{m.name} (pid {m.pid}) exited with {m.proc.returncode}; see {m.log}",

@@ -1,9 +1,14 @@
-"""`LocalCluster`: Redis, N app servers and HAProxy on loopback, started, watched and stopped together.
+"""`LocalCluster`: two Redis servers, N app servers and HAProxy on loopback, started, watched and
+stopped together.
 
-What compose runs in containers (deploy/compose.yaml), as processes on this machine: a password-
-protected Redis that saves nothing, `streamlit run app.py` N times with ASE_REDIS_URL pointing at it,
-and HAProxy configured from deploy/haproxy.cfg (tools/cluster/haproxy_cfg.py). Nothing listens
-anywhere but 127.0.0.1; every process runs in its own process group and is stopped with it.
+What compose runs in containers (deploy/compose.yaml), as processes on this machine: two password-
+protected Redis servers that save nothing (`redis`: rooms, rate limits and admission, `noeviction`;
+`redis-cache`: results, `allkeys-lru`), `streamlit run app.py` N times with ASE_REDIS_URL and
+ASE_REDIS_CACHE_URL pointing at them and the password in a file (ASE_REDIS_PASSWORD_FILE, mode 600:
+on no command line and in no environment), trusting X-Forwarded-For from the balancer's loopback
+address only (ASE_TRUSTED_PROXIES), and HAProxy configured from deploy/haproxy.cfg
+(tools/cluster/haproxy_cfg.py). Nothing listens anywhere but 127.0.0.1; every process runs in its
+own process group and is stopped with it.
 """
 
 from __future__ import annotations
@@ -25,7 +30,10 @@ from tools.cluster.processes import free_port, http_ok, signal_group, spawn, sto
 
 ROOT = Path(__file__).resolve().parents[2]
 REDIS_SERVER = Path("/usr/bin/redis-server")
-REDIS_MAXMEMORY = "128mb"
+REDIS_MAXMEMORY = "64mb"          # rooms, rate limits, admission: nothing evicted (noeviction)
+REDIS_CACHE_MAXMEMORY = "128mb"   # results: the least recently used out first (allkeys-lru)
+BALANCER_ADDRESS = "127.0.0.1/32"  # the only peer whose X-Forwarded-For the replicas believe
+REPLICA_ENV = ("ASE_REDIS_URL", "ASE_REDIS_CACHE_URL", "ASE_REDIS_PASSWORD_FILE", "ASE_TRUSTED_PROXIES")
 
 
 @dataclass
@@ -59,8 +67,10 @@ class LocalCluster:
     app_args: tuple[str, ...] = ()
     members: list[Member] = field(default_factory=list)
     balancer: Member | None = None
-    store: Member | None = None
-    redis_url: str | None = None
+    store: Member | None = None   # the rooms' Redis
+    cache: Member | None = None   # the results' Redis
+    redis_url: str | None = None  # each with its password, for scripts (cluster.json, mode 600)
+    cache_url: str | None = None
     cookie: str = ""
 
     def __post_init__(self) -> None:
@@ -86,27 +96,46 @@ class LocalCluster:
         return self
 
     def _start_redis(self) -> None:
-        """Redis on a free loopback port with a random password, nothing saved, memory bounded. Its
-        settings are in a file only this user may read, so the password is not on a command line."""
-        port, password = free_port(), secrets.token_hex(24)
-        conf = self.workdir / "redis.conf"
+        """Two Redis servers on free loopback ports with one random password, nothing saved, memory
+        bounded. Their settings, and the password the replicas read, are in files only this user
+        may read, so the password is on no command line and in no environment."""
+        password = secrets.token_hex(24)
+        self.password_file.touch(mode=0o600)
+        self.password_file.write_text(password + "\n")
+        self.store = self._start_one_redis("redis", password, REDIS_MAXMEMORY, "noeviction")
+        self.cache = self._start_one_redis("redis-cache", password, REDIS_CACHE_MAXMEMORY, "allkeys-lru")
+        self.redis_url = f"redis://:{password}@127.0.0.1:{self.store.port}/0"
+        self.cache_url = f"redis://:{password}@127.0.0.1:{self.cache.port}/0"
+        for member in (self.store, self.cache):
+            wait_until(member.name, lambda m=member: self.redis_ping(m), [member.proc], 30, [member.log])
+
+    def _start_one_redis(self, name: str, password: str, maxmemory: str, policy: str) -> Member:
+        assert self.workdir is not None
+        port = free_port()
+        conf = self.workdir / f"{name}.conf"
         conf.touch(mode=0o600)
         conf.write_text("\n".join([
             "bind 127.0.0.1", f"port {port}", "protected-mode yes", f"requirepass {password}",
-            'save ""', "appendonly no", f"maxmemory {REDIS_MAXMEMORY}", "maxmemory-policy allkeys-lru",
-            f"dir {self.workdir}", "daemonize no", ""]))
-        self.store = Member("redis", port, self.workdir / "redis.log")
-        self.store.proc = spawn([str(REDIS_SERVER), str(conf)], self.store.log, ROOT)
-        self.redis_url = f"redis://:{password}@127.0.0.1:{port}/0"
-        wait_until("redis-server", self.redis_ping, [self.store.proc], 30, [self.store.log])
+            'save ""', "appendonly no", f"maxmemory {maxmemory}", f"maxmemory-policy {policy}",
+            f"dir {self.workdir}", f"dbfilename {name}.rdb", "daemonize no", ""]))
+        member = Member(name, port, self.workdir / f"{name}.log")
+        member.proc = spawn([str(REDIS_SERVER), str(conf)], member.log, ROOT)
+        return member
 
-    def redis_ping(self) -> bool:
-        """Whether Redis answers PING once authenticated (its own protocol, no client library)."""
-        if self.store is None or self.redis_url is None:
+    @property
+    def password_file(self) -> Path:
+        assert self.workdir is not None
+        return self.workdir / "redis-password"
+
+    def redis_ping(self, member: Member | None = None) -> bool:
+        """Whether a Redis (default: the rooms') answers PING once authenticated (its own protocol,
+        no client library)."""
+        member = member or self.store
+        if member is None or not self.password_file.exists():
             return False
-        password = self.redis_url.split(":", 2)[2].split("@", 1)[0]
+        password = self.password_file.read_text().strip()
         try:
-            with socket.create_connection(("127.0.0.1", self.store.port), timeout=2) as s:
+            with socket.create_connection(("127.0.0.1", member.port), timeout=2) as s:
                 s.sendall(f"AUTH {password}\r\nPING\r\n".encode())
                 reply = b""
                 while reply.count(b"\r\n") < 2:
@@ -119,9 +148,14 @@ class LocalCluster:
         return reply.startswith(b"+OK\r\n+PONG")
 
     def _replica_env(self) -> dict[str, str]:
-        env = {k: v for k, v in os.environ.items() if k != "ASE_REDIS_URL"}
-        if self.redis_url:
-            env["ASE_REDIS_URL"] = self.redis_url
+        """This environment, with the stores' addresses (no password: that is in the file) and the
+        balancer's address as the only trusted one."""
+        env = {k: v for k, v in os.environ.items() if k not in REPLICA_ENV}
+        env["ASE_TRUSTED_PROXIES"] = BALANCER_ADDRESS
+        if self.store and self.cache:
+            env["ASE_REDIS_URL"] = f"redis://127.0.0.1:{self.store.port}/0"
+            env["ASE_REDIS_CACHE_URL"] = f"redis://127.0.0.1:{self.cache.port}/0"
+            env["ASE_REDIS_PASSWORD_FILE"] = str(self.password_file)
         return env
 
     def _start_replica(self, member: Member) -> None:
@@ -224,21 +258,23 @@ class LocalCluster:
     # ------------------------------------------------------------------ stop
 
     def pids(self) -> list[int]:
-        """Every PID of the cluster: Redis, the replicas, the balancer (those started)."""
+        """Every PID of the cluster: the Redis servers, the replicas, the balancer (those started)."""
         return [m.pid for m in self._all() if m.pid is not None]
 
     def _all(self) -> list[Member]:
-        return [m for m in (self.store, *self.members, self.balancer) if m is not None]
+        return [m for m in (self.store, self.cache, *self.members, self.balancer) if m is not None]
 
     def stop(self) -> list[int]:
-        """Stop the balancer, then the replicas and Redis (their groups); PIDs that needed SIGKILL."""
+        """Stop the balancer, then the replicas and the Redis servers (their groups); PIDs that needed
+        SIGKILL."""
         procs = [m.proc for m in reversed(self._all()) if m.proc is not None]
         return stop_all(procs)
 
     def _write_state(self) -> None:
-        """cluster.json in the work directory (mode 600: it holds the Redis URL with its password):
+        """cluster.json in the work directory (mode 600: it holds the Redis URLs with their password):
         what scripts need to drive the cluster."""
         state = {"url": self.url, "cookie": self.cookie, "redis_url": self.redis_url,
+                 "cache_url": self.cache_url,
                  "balancer": {"pid": self.balancer.pid if self.balancer else None,
                               "port": self.balancer.port if self.balancer else None},
                  "replicas": [{"name": m.name, "pid": m.pid, "port": m.port} for m in self.members]}
