@@ -273,7 +273,7 @@ st.markdown(t("beyond.terms"))
 # One section at a time: each computes its own sweep (up to a figure's budget) and draws two or
 # three charts, so showing all four made every move of d_k recompute and redraw eight charts.
 part = page_select("beyond_part", "beyond.part", PARTS, PARTS[0], help_key="beyond.part_help",
-                   format_func=lambda p: t(f"beyond.{p}.header"))
+                   format_func=lambda p: t(f"beyond.{p}.pick"))  # short: one line on a phone
 for key, (default, shown_in) in SECTION_CONTROLS.items():
     if part not in shown_in:
         keep_page_value(key, default)

@@ -192,7 +192,7 @@ def test_the_beyond_page_shows_the_section_picked_and_the_link_follows(browser, 
     URL says which, and its link opens it, fitting the screen."""
     context, page = open_app(browser, f"{server}/beyond?lang=en", VIEWPORTS[device])
     assert page.locator(MAIN_CHARTS).count() == 3
-    page.locator('[data-testid="stButtonGroup"] button', has_text=text_for("beyond.len.header", "en")).click()
+    page.locator('[data-testid="stButtonGroup"] button', has_text=text_for("beyond.len.pick", "en")).click()
     page.wait_for_url(re.compile(r"[?&]beyond_part=len\b"), timeout=60_000)
     wait_idle(page, timeout_ms=60_000)
     page.wait_for_function(f"() => document.querySelectorAll({MAIN_CHARTS!r}).length == 2",

@@ -22,7 +22,8 @@ def init_figure(rows: list[dict], d_model: int, dk: int) -> Figure:
         alt.Chart(df)
         .mark_bar(color=OKABE_ITO[0], opacity=0.85)
         .encode(
-            y=alt.Y("scheme_label:N", title=None, sort=labels),
+            y=alt.Y("scheme_label:N", title=None, sort=labels,
+                    axis=alt.Axis(labelLimit=260)),  # "nn.MultiheadAttention" whole on a phone
             x=alt.X("var_logit:Q", title=t("beyond.init.chart.y")),
             tooltip=[
                 alt.Tooltip("scheme_label:N"),

@@ -21,6 +21,10 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "beyond.more": {"en": "More: the research behind this section", "zh": "更多：本节背后的研究"},
     # correlated
+    "beyond.corr.pick": {"en": "1 · Correlated q and k", "zh": "1 · q 与 k 相关"},
+    "beyond.norm.pick": {"en": "2 · Growing norms", "zh": "2 · 范数增长"},
+    "beyond.len.pick": {"en": "3 · Many keys", "zh": "3 · 键很多时"},
+    "beyond.init.pick": {"en": "4 · Real initialisations", "zh": "4 · 实际初始化"},
     "beyond.corr.header": {"en": "1 · Correlated q and k: why μP divides by d", "zh": "1 · q 与 k 相关：μP 为什么除以 d"},
     "beyond.corr.text": {
         "en": "Let each query's own key be correlated with it: k = ρq + √(1 − ρ²)z, with z fresh noise. The mean of q·k is then ρ·d_k, which grows like d_k, not √d_k. "
