@@ -18,6 +18,7 @@ from starlette.middleware import Middleware
 from pages.ui import legacy_pages, live_class, nav, run_order, sidebar, url_state
 from pages.ui.i18n import current_lang, has, t
 from server.page_base import PageBase
+from server.room_auth import TeacherCookie
 from server.shared import JANITOR, RESULTS, RUNS
 from server.startup import lifespan
 from server.static_gzip import StaticGzip
@@ -117,7 +118,8 @@ MIDDLEWARE = [Middleware(StaticGzip),
               Middleware(StatsEndpoint, counters=RESULTS.counters,
                          base_url_path=st.get_option("server.baseUrlPath") or ""),
               Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
-                         base_url_path=st.get_option("server.baseUrlPath") or "")]
+                         base_url_path=st.get_option("server.baseUrlPath") or ""),
+              Middleware(TeacherCookie, base_url_path=st.get_option("server.baseUrlPath") or "")]
 
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()

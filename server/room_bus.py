@@ -2,8 +2,9 @@
 asking every second.
 
 `RoomBus.listen(room, who, wake)` keeps `wake` (a callable that asks one session to rerun; the page
-layer builds it, server/ never imports Streamlit) until `forget` or until `wake` answers False (the
-session is gone). `changed(room)` wakes every listener of the room: in this process directly, or,
+layer builds it, server/ never imports Streamlit) until `forget`, until `wake` answers False (the
+session is gone), or until the room is found ended or expired (`drop`, server/rooms.py).
+`changed(room)` wakes every listener of the room: in this process directly, or,
 with Redis, through a PUBLISH on `CHANNEL` that every replica's listener thread receives, so the
 phones on other replicas are woken too. While Redis cannot be reached nothing is published; the
 phones' own slow poll (pages/ui/live_class.py) still finds the change.
@@ -45,6 +46,16 @@ class RoomBus:
     def forget(self, room: str, who: str) -> None:
         with self._lock:
             self._listeners.get(room, {}).pop(who, None)
+
+    def drop(self, room: str) -> None:
+        """Forget every listener of `room` (it ended or expired: nothing will wake them again)."""
+        with self._lock:
+            self._listeners.pop(room, None)
+
+    def rooms(self) -> int:
+        """Rooms with listeners kept (for tests: an expired room's are dropped)."""
+        with self._lock:
+            return len(self._listeners)
 
     def close(self) -> None:
         """Stop listening to Redis (within a second): a bus lives as long as its server; a test that

@@ -1,14 +1,20 @@
 """A live class on the lesson page in a real browser: one teacher (1280×720, projector mode) and three
-phones (390×844) against a fresh `streamlit run app.py` (pages/ui/live_class.py, server/rooms.py).
+phones (390×844) against a fresh `streamlit run app.py` (pages/ui/live_class.py, pages/ui/class_vote.py,
+server/rooms.py), running the whole peer-instruction loop.
 
 The teacher starts a class; two phones join by the room's link (one in Chinese: each phone's language
 is its own), one by typing the code, lower-case with a space, into the Join popover. The phones follow
-the teacher's Next, answer with pills, answer a second vote, see the measurement beside their own
-answer at the reveal, and are told when the class ends; the teacher's count and histogram update by
-themselves, the Summary CSV counts both votes and stays in the tab after the end, and the teacher's
-secret reaches neither the address bar nor the page (only the Teacher link dialog). Times are
-measured in the browsers' own clocks (a MutationObserver records when a text first appears) and
-written to tests/artifacts/class-timings.json; screenshots land in tests/artifacts/screens/class-*.
+the teacher's Next and answer with pills; during the vote the projector shows only how many answered.
+*Close vote* (from the keyboard) draws the room's answers and tells the phones the vote is closed;
+*Vote again* puts the discussion's prompt and a countdown on the projector (it ticks, and +30 s adds
+half a minute); the phones answer the second vote and two of them tap a confidence; the teacher's
+hint, off on a projector, is switched on from the keyboard and shows the band of the share correct
+(never on a phone); closing the vote splits the bars by confidence; the reveal shows each phone the
+measurement beside its own answer; *Our votes* shows each vote's share correct, as the Summary CSV
+does; the phones are told when the class ends, the CSV stays in the tab, and the teacher's secret
+reaches neither the address bar nor the page (only the Teacher link dialog). Times are measured in
+the browsers' own clocks and written to tests/artifacts/class-timings.json; screenshots land in
+tests/artifacts/screens/class-*.
 """
 
 from __future__ import annotations
@@ -22,48 +28,38 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from axe_check import axe_problems
+from class_browser import (
+    DESKTOP,
+    DIALOG,
+    FOLLOW_S,
+    PHONE,
+    QUESTION,
+    WAIT_MS,
+    click,
+    csv_counts,
+    download,
+    expected,
+    heading,
+    new_page,
+    panel_shot,
+    pick,
+    pill_labels,
+    press,
+    say,
+    screenshot,
+    seconds_left,
+    seen_after,
+    shares,
+    tap,
+    wait_left,
+    watch,
+)
 from conftest import ARTIFACTS, require_browser
 
 from core import lesson
-from pages.ui.i18n import text_for
-from tools.app_driver import open_sidebar, serve, wait_first_render, wait_idle
+from tools.app_driver import open_sidebar, serve, wait_idle
 
 pytestmark = [pytest.mark.browser, pytest.mark.server]
-
-DESKTOP = {"viewport": {"width": 1280, "height": 720}}
-PHONE = {"viewport": {"width": 390, "height": 844}, "device_scale_factor": 2, "is_mobile": True,
-         "has_touch": True}
-SHOTS = ARTIFACTS / "screens"
-# A phone follows the teacher, and the projector counts an answer, without a click, within this: a
-# functional bound with room for a busy CI machine. The figure (2 s for 95 % of 60 phones beside 30
-# other sessions) is measured by the class load test (docs/live-class.md); the times seen here are
-# written to tests/artifacts/class-timings.json.
-FOLLOW_S = 6.0
-WAIT_MS = 20_000  # how long a step may take before the test gives up (the measure is asserted after)
-QUESTION = ".st-key-lesson_question"
-DIALOG = '[role="dialog"]'
-
-# Every page records, in its own clock (Date.now(), the machine's: the same as time.time() here), the
-# first moment each h1 text was shown, and each text of window.__watch appeared in the main area.
-SEEN_JS = """() => {
-  window.__seen = {}; window.__watch = [];
-  const check = () => {
-    const now = Date.now(), h1 = document.querySelector('h1');
-    if (h1 && !(('h1:' + h1.textContent) in window.__seen)) window.__seen['h1:' + h1.textContent] = now;
-    const main = document.querySelector('[data-testid="stMain"]');
-    if (!main || !window.__watch.length) return;
-    const text = main.textContent;
-    for (const w of window.__watch) if (!(w in window.__seen) && text.includes(w)) window.__seen[w] = now;
-  };
-  new MutationObserver(check).observe(document, {subtree: true, childList: true, characterData: true});
-  // Every address the tab showed (the router writes the link with replaceState / pushState).
-  window.__urls = [location.href];
-  for (const name of ['pushState', 'replaceState']) {
-    const original = history[name].bind(history);
-    history[name] = (...args) => { const out = original(...args); window.__urls.push(location.href);
-                                   return out; };
-  }
-}"""
 
 
 @pytest.fixture(scope="module")
@@ -71,109 +67,6 @@ def server():
     require_browser()
     with serve(ARTIFACTS / "streamlit-class.log") as url:
         yield url
-
-
-
-def say(key: str, lang: str, **fmt: object) -> str:
-    raw = text_for(key, lang)
-    return raw.format(**fmt) if fmt else raw
-
-
-def claim(step: int, lang: str) -> str:
-    return say(f"lesson.{lesson.STEPS[step - 1].name}.claim", lang)
-
-
-def new_page(browser, device: dict, url: str):
-    context = browser.new_context(locale="en-US", **device)
-    context.add_init_script(f"({SEEN_JS})()")
-    page = context.new_page()
-    page.goto(url)
-    wait_first_render(page)
-    wait_idle(page)
-    return page
-
-
-def watch(pages, text_of) -> None:
-    """Start recording when `text_of(name)` first appears on each page (name → page)."""
-    for name, page in pages.items():
-        page.evaluate("(w) => { window.__watch.push(w); }", text_of(name))
-
-
-def seen_after(pages, key_of, t0: float, timeout_ms: float = WAIT_MS) -> dict[str, float]:
-    """Seconds from `t0` (time.time()) until each page showed `key_of(name)` (a watched text, or
-    'h1:' + a title); fails naming the pages that never did."""
-    deadline = time.monotonic() + timeout_ms / 1000
-    out: dict[str, float] = {}
-    while True:
-        for name, page in pages.items():
-            if name not in out:
-                at = page.evaluate("(k) => window.__seen[k] ?? null", key_of(name))
-                if at is not None:
-                    out[name] = round(at / 1000 - t0, 3)
-        if len(out) == len(pages):
-            return out
-        assert time.monotonic() < deadline, \
-            f"never shown within {timeout_ms / 1000:g} s: {[(n, key_of(n)) for n in pages if n not in out]}"
-        time.sleep(0.05)
-
-
-def click(page, key: str) -> float:
-    """Click the button keyed `key` (the first visible one); the time.time() just before."""
-    button = page.locator(f".st-key-{key} button").first
-    button.wait_for(state="visible", timeout=WAIT_MS)
-    t0 = time.time()
-    button.click()
-    return t0
-
-
-def pick(page, code: str, step: int, vote: int, choice: int) -> tuple[float, str]:
-    """A phone's answer: pill `choice` of the room's question; (time.time() before, its label)."""
-    pills = page.locator(f'.st-key-class_pick_{code}_{step}_{vote} [data-testid="stButtonGroup"] button')
-    pills.first.wait_for(state="visible", timeout=WAIT_MS)
-    label = pills.nth(choice).inner_text().strip()
-    t0 = time.time()
-    pills.nth(choice).click()
-    return t0, label
-
-
-def pill_labels(page, code: str, step: int, vote: int) -> list[str]:
-    pills = page.locator(f'.st-key-class_pick_{code}_{step}_{vote} [data-testid="stButtonGroup"] button')
-    pills.first.wait_for(state="visible", timeout=WAIT_MS)
-    return [p.strip() for p in pills.all_inner_texts()]
-
-
-def download(page, key: str) -> str:
-    with page.expect_download(timeout=WAIT_MS) as info:
-        page.locator(f".st-key-{key} button").first.click()
-    return open(info.value.path(), encoding="utf-8").read()
-
-
-def csv_counts(text: str) -> dict[tuple[int, int], dict[str, int]]:
-    """{(step, vote): {answer: count}} of the summary CSV; checks its answers and share columns."""
-    out: dict[tuple[int, int], dict[str, int]] = {}
-    groups: dict[tuple[int, int], list[dict]] = {}
-    for row in csv.DictReader(io.StringIO(text)):
-        groups.setdefault((int(row["step"]), int(row["vote"])), []).append(row)
-    for key, rows in groups.items():
-        total = sum(int(r["count"]) for r in rows)
-        right = sum(int(r["count"]) for r in rows if r["correct"] == "True")
-        assert all(int(r["answers"]) == total for r in rows), f"{key}: answers column != sum: {rows}"
-        share = rows[0]["share_correct"]
-        assert (share == "" if total == 0 else abs(float(share) - right / total) < 1e-3), f"{key}: {rows}"
-        out[key] = {r["answer"]: int(r["count"]) for r in rows}
-    return out
-
-
-def expected(labels: list[str], picks: list[int]) -> dict[str, int]:
-    return {label: picks.count(i) for i, label in enumerate(labels)}
-
-
-def screenshot(page, name: str) -> None:
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    size = page.viewport_size
-    page.mouse.move(size["width"] - 2, size["height"] - 2)  # no tooltip of the last button clicked
-    page.wait_for_timeout(300)
-    page.screenshot(path=str(SHOTS / name), scale="css")
 
 
 def test_a_live_class_with_three_phones(browser, server):
@@ -241,7 +134,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
         ids.add(query["me"][0])
         bar_text = phone.locator(".st-key-class_bar").inner_text()
         assert say("class.student.bar", lang, code=code) in bar_text, (name, bar_text)
-        assert phone.locator("h1").first.inner_text() == claim(1, lang), name
+        assert phone.locator("h1").first.inner_text() == heading(1, lang), name
         step_of = say("lesson.step_of", lang, k=1, total=len(lesson.STEPS),
                       name=say(f"lesson.{lesson.STEPS[0].name}.name", lang))
         assert step_of in phone.locator(".st-key-lesson_nav").inner_text(), name
@@ -249,13 +142,13 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
             assert phone.locator(f".st-key-{key}").count() == 0, f"{name}: a student page has {key}"
     assert len(ids) == 3, "each phone is its own student"
     assert "课堂" in phones["zh"].locator(".st-key-class_bar").inner_text()  # the Chinese phone…
-    assert teacher.locator("h1").first.inner_text() == claim(1, "en")  # …and the English projector
+    assert teacher.locator("h1").first.inner_text() == heading(1, "en")  # …and the English projector
     assert say("class.teacher.bar", "en", code=code, where=f"{host}/lesson") in bar.inner_text()
 
     # ---------------------------------------------------------------- Next: the phones follow
     t0 = click(teacher, "lesson_next")
-    follow = seen_after(phones, lambda n: "h1:" + claim(2, langs[n]), t0)
-    timings["teacher_step2_s"] = seen_after({"t": teacher}, lambda n: "h1:" + claim(2, "en"), t0)["t"]
+    follow = seen_after(phones, lambda n: "h1:" + heading(2, langs[n]), t0)
+    timings["teacher_step2_s"] = seen_after({"t": teacher}, lambda n: "h1:" + heading(2, "en"), t0)["t"]
     timings["phones_step2_s"] = follow
     timings["phones_step2_max_s"] = max(follow.values())
     if max(follow.values()) > FOLLOW_S:
@@ -263,7 +156,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
                     f"{follow}")
     wait_idle(teacher)
 
-    # ---------------------------------------------------------------- the first vote
+    # ---------------------------------------------------------------- the first vote: the count alone
     labels = {n: pill_labels(p, code, 2, 1) for n, p in phones.items()}
     assert len(labels["en"]) >= 3, labels
     assert labels["en"] == labels["typed"] and len(labels["zh"]) == len(labels["en"])
@@ -284,11 +177,10 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
     panel = teacher.locator(QUESTION)
     assert f"{say('class.answered', 'en', n=3, joined=3)} · {say('class.vote.1', 'en')} · " \
            f"{say('class.joined', 'en', n=3)}" in panel.inner_text()
+    assert say("class.hidden", "en") in panel.inner_text()
     chart = panel.locator('[data-testid="stVegaLiteChart"]')
-    assert chart.count() == 1, "the projector shows the room's answers as one chart"
-    chart.locator("canvas, svg").first.wait_for(timeout=WAIT_MS)
-    wait_idle(teacher)
-    for phone in phones.values():
+    assert chart.count() == 0, "during the vote the projector shows how many answered, no histogram"
+    for phone in (teacher, *phones.values()):
         wait_idle(phone)
     screenshot(teacher, "class-projector-midvote-en.png")
     timings["projector_midvote_main_px"] = teacher.evaluate(  # whether the step fits the projector
@@ -299,20 +191,92 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
     inaccessible = axe_problems(teacher, "lesson?room (teacher, 1st vote) desktop")
     inaccessible += axe_problems(phones["zh"], "lesson?room&lang=zh (student, 1st vote) phone")
 
-    # ---------------------------------------------------------------- the second vote
+    # ---------------------------------------------------------------- Close vote: the histogram
+    closed = {n: say("class.student.closed", langs[n]) for n in phones}
+    watch(phones, closed.get)
+    t0 = press(teacher, "class_close")  # from the keyboard
+    timings["phones_closed_s"] = seen_after(phones, closed.get, t0)
+    chart.first.wait_for(timeout=WAIT_MS)
+    assert chart.count() == 1, "a closed vote's answers are drawn"
+    for name, phone in phones.items():
+        pills = phone.locator(f'.st-key-class_pick_{code}_2_1 [data-testid="stButtonGroup"] button')
+        assert pills.nth(0).is_disabled(), f"{name}: a closed vote's pills still take answers"
+    wait_idle(teacher)
+    screenshot(teacher, "class-projector-closed-en.png")
+    panel_shot(teacher, "class-panel-closed-en.png", '[data-testid="stVegaLiteChart"]')
+    screenshot(phones["en"], "class-phone-closed-en.png")
+
+    # ---------------------------------------------------------------- Vote again: discuss, countdown
     vote2 = {n: say("class.student.vote2", langs[n]) for n in phones}
     watch(phones, vote2.get)
     t0 = click(teacher, "class_vote2")
     timings["phones_vote2_notice_s"] = seen_after(phones, vote2.get, t0)
+    start = seconds_left(teacher)
+    assert say("class.discuss.title", "en") in teacher.locator(".st-key-class_discuss").inner_text()
+    assert chart.count() == 0, "the second vote is hidden too"
+    assert 100 <= start <= 120, start
+    ticked = wait_left(teacher, lambda s: s < start, "ticked")
+    timings["countdown_ticked"] = [start, ticked]
+    press(teacher, "class_discuss_more")
+    grown = wait_left(teacher, lambda s: s >= ticked + 25, "grew by 30 s")
+    timings["countdown_after_plus_30"] = grown
+    wait_idle(teacher)
+    screenshot(teacher, "class-projector-discuss-en.png")
+    panel_shot(teacher, "class-panel-discuss-en.png", ".st-key-class_discuss")
+    for phone in phones.values():
+        assert phone.locator(".st-key-class_discuss").count() == 0, "the countdown is the projector's"
+
+    # ---------------------------------------------------------------- the second vote, with confidence
     second = {"en": 1, "zh": 1, "typed": 0}
+    sure = {"en": 0, "zh": 1}  # en taps "sure", zh "guessing", the typed phone neither
     all_in_again = f"{all_in} · {say('class.vote.2', 'en')}"
     watch({"t": teacher}, lambda n: all_in_again)
     sent = {n: pick(p, code, 2, 2, second[n])[0] for n, p in phones.items()}
+    for name, phone in phones.items():
+        try:
+            answered = say("class.student.sent", langs[name], label=labels[name][second[name]])
+            phone.get_by_text(answered).wait_for(timeout=WAIT_MS)
+        except Exception:
+            screenshot(phone, f"class-phone-failed-{name}.png")
+            raise
+    for name, level in sure.items():
+        tapped = tap(phones[name], f"class_conf_{code}_2_2", level)
+        assert tapped == say(f"class.conf.{('sure', 'guessing')[level]}", langs[name])
     count = seen_after({"t": teacher}, lambda n: all_in_again, max(sent.values()))
     timings["count_3_of_3_vote2_after_last_answer_s"] = count["t"]
     if count["t"] > FOLLOW_S:
         late.append(f"the projector counted the 3rd answer of the 2nd vote {count['t']:.2f} s after it "
                     f"(> {FOLLOW_S} s)")
+
+    # ---------------------------------------------------------------- the teacher's hint
+    live = shares(download(teacher, "class_csv"))[(2, 2)]
+    assert live is not None
+    band = "reteach" if live < 0.3 else ("reveal" if live > 0.7 else "discuss")
+    hint = say(f"class.hint.{band}", "en", share=f"{round(100 * live)} %", vote=say("class.vote.2", "en"))
+    assert teacher.locator(".st-key-class_hint").count() == 0, "the hint is off on a projector"
+    press(teacher, "class_hint_on", " ")  # switched on from the keyboard
+    teacher.locator(".st-key-class_hint").wait_for(timeout=WAIT_MS)
+    teacher.get_by_text(hint).wait_for(timeout=WAIT_MS)
+    panel_shot(teacher, "class-panel-hint-en.png", ".st-key-class_hint")
+    for name, phone in phones.items():
+        prefix = say("class.hint.discuss", langs[name]).split("{")[0]
+        assert prefix not in phone.locator('[data-testid="stMain"]').inner_text(), f"{name} shows the hint"
+    press(teacher, "class_hint_on", " ")
+    teacher.locator(".st-key-class_hint").wait_for(state="detached", timeout=WAIT_MS)
+
+    # ---------------------------------------------------------------- Close vote: split by confidence
+    press(teacher, "class_close")
+    split = say("class.hist.item_split", "en", label=en_labels[1], n=2, sure=1, guessing=1)
+    teacher.wait_for_function(  # the chart's text alternative
+        "(t) => document.querySelector('.st-key-lesson_question').textContent.includes(t)", arg=split,
+        timeout=WAIT_MS)
+    chart.first.wait_for(timeout=WAIT_MS)
+    rated = say("class.hist.rated", "en", label=en_labels[1],
+                tail=say("class.hist.tail.both", "en", sure=1, guessing=1))
+    words = say("class.hist.rated_line", "en", vote=say("class.vote.2", "en"), items=rated)
+    teacher.get_by_text(words).wait_for(timeout=WAIT_MS)  # the split in words, under the chart
+    wait_idle(teacher)
+    panel_shot(teacher, "class-panel-split-en.png", '[data-testid="stVegaLiteChart"]')
 
     # ---------------------------------------------------------------- the reveal
     results = {n: f"{say('lesson.result.guess', langs[n])}: {labels[n][second[n]]} · "
@@ -337,12 +301,30 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
     screenshot(phones["en"], "class-phone-revealed-en.png")
     teacher_pages.append(teacher.content())
 
-    # ---------------------------------------------------------------- the summary
+    # ---------------------------------------------------------------- the summary and Our votes
     summary = download(teacher, "class_csv")
     counts = csv_counts(summary)
     assert counts.get((2, 1)) == expected(en_labels, list(first.values())), (counts, summary)
     assert counts.get((2, 2)) == expected(en_labels, list(second.values())), (counts, summary)
     assert sum(counts.get((1, 1), {}).values()) == 0, "nobody answered step 1"
+    rated = {(r["answer"], r["sure"], r["guessing"]) for r in csv.DictReader(io.StringIO(summary))
+             if r["step"] == "2" and r["vote"] == "2" and r["count"] != "0"}
+    assert rated == {(en_labels[1], "1", "1"), (en_labels[0], "0", "0")}, rated
+    share = shares(summary)
+    click(teacher, "class_votes")
+    slide = teacher.locator(DIALOG)
+    slide.wait_for(timeout=WAIT_MS)
+    assert say("class.our_votes.lead", "en") in slide.inner_text()
+    slide.locator('[data-testid="stVegaLiteChart"]').first.wait_for(timeout=WAIT_MS)
+    for vote in (1, 2):
+        item = say("class.our_votes.item", "en", vote=say(f"class.vote.{vote}", "en"),
+                   pct=f"{round(100 * share[(2, vote)])} %", n=3)
+        assert item in slide.text_content(), (item, slide.text_content())
+    wait_idle(teacher)
+    screenshot(teacher, "class-projector-our-votes-en.png")
+    timings["our_votes"] = {f"vote{v}": share[(2, v)] for v in (1, 2)}
+    teacher.keyboard.press("Escape")
+    slide.wait_for(state="detached", timeout=WAIT_MS)
 
     # ---------------------------------------------------------------- the teacher link
     teacher_pages.append(teacher.content())
@@ -350,7 +332,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
     dialog = teacher.locator(DIALOG)
     dialog.wait_for(timeout=WAIT_MS)
     secret_link = dialog.locator('[data-testid="stCode"]').inner_text().strip()
-    found = re.fullmatch(re.escape(f"{server}/lesson?room={code}&teacher=") + r"([A-Za-z0-9_-]{16,})",
+    found = re.fullmatch(re.escape(f"{server}/lesson?room={code}&take=1#key=") + r"([A-Za-z0-9_-]{16,})",
                          secret_link)
     assert found, f"the Teacher link dialog shows no teacher link: {secret_link!r}"
     secret = found.group(1)
@@ -381,7 +363,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
 
     # ---------------------------------------------------------------- the secret stayed secret
     urls = teacher.evaluate("() => window.__urls")
-    assert not [u for u in [*urls, teacher.url] if "teacher=" in u], urls
+    assert not [u for u in [*urls, teacher.url] if secret in u], urls
     assert secret not in teacher.content()
     for name, phone in phones.items():
         assert secret not in phone.content(), name

@@ -201,7 +201,7 @@ def test_the_command_line_starts_and_stops_everything(tmp_path):
             time.sleep(0.5)
         text = log.read_text()
         pids = [int(p) for p in re.findall(r"\(pid (\d+)", text)]
-        assert len(pids) == 3, text  # balancer, one replica, redis
+        assert len(pids) == 4, text  # balancer, one replica, the rooms' and the results' Redis
         assert re.search(r"^balancer  http://127\.0\.0\.1:\d+ ", text, flags=re.MULTILINE), text
         os.kill(proc.pid, signal.SIGTERM)
         assert proc.wait(timeout=60) == 0, log.read_text()
@@ -231,7 +231,7 @@ def test_a_result_is_computed_once_across_replicas(tmp_path):
     require_marker("server")
     link = f"/variance?seed={time.time_ns() % 2**31}"  # a view nobody has computed yet
     with LocalCluster(replicas=2, redis=True, workdir=tmp_path) as c:
-        store = redis.Redis.from_url(c.redis_url)
+        store = redis.Redis.from_url(c.cache_url)  # the results' Redis
         first, second = c.member("app1").url, c.member("app2").url
 
         async def open_on(url: str) -> None:
@@ -254,9 +254,11 @@ def test_a_result_is_computed_once_across_replicas(tmp_path):
 
 @needs_redis
 def test_a_live_class_outlives_its_teachers_replica_with_every_answer(tmp_path):
-    """A class through the balancer over two replicas sharing Redis: the teacher starts it, four phones
-    join and answer, the teacher's replica is killed; the phones on it reconnect with their answers,
-    and the teacher link opened on the surviving replica runs the same room with every answer."""
+    """A class through the balancer over two replicas sharing Redis: the teacher starts it (its
+    browser keeps the teacher's cookie, as the page's component asks: a POST to the app's route),
+    four phones join and answer, the teacher's replica is killed; the phones on it reconnect with
+    their answers, and the teacher's tab, reconnected to the surviving replica with its cookie, runs
+    the same room with every answer."""
     require_marker("server")
 
     def count(result) -> str | None:
@@ -269,7 +271,9 @@ def test_a_live_class_outlives_its_teachers_replica_with_every_answer(tmp_path):
         await teacher.click("class_start", 60)
         code = parse_qs(teacher.query)["room"][0]
         opened = await teacher.click("class_link", 60)  # the teacher link, shown on request
-        link = next(t for t in opened.texts if "teacher=" in t)
+        link = next(t for t in opened.texts if "#key=" in t)
+        secret = link.rpartition("#key=")[2]
+        await asyncio.to_thread(keep_teacher_cookie, teacher, c.url, f"{code}.{secret}")
         phones = [BrowserTab(c.url, sticky=c.cookie) for _ in range(4)]
         for i, phone in enumerate(phones):
             await phone.connect(link=f"/lesson?room={code}")
@@ -286,16 +290,28 @@ def test_a_live_class_outlives_its_teachers_replica_with_every_answer(tmp_path):
             await reconnect_class(phone, killed_at + RECONNECT_WITHIN)
             chosen = next(w for w in phone.widgets.values() if "class_pick_" in w.id).state
             assert list(chosen.string_array_value.data), "the phone lost its answer"
-        path = link.split("/lesson", 1)[1]
-        await teacher.connect(link="/lesson" + path)
-        back = await teacher.open("/lesson" + path, 120)
-        assert teacher.replicas[-1] != victim and "teacher=" not in teacher.query
+        await teacher.connect(link=f"/lesson?room={code}")
+        back = await teacher.open(f"/lesson?room={code}", 120)
+        assert teacher.replicas[-1] != victim and secret not in teacher.query
         assert count(back) == "**4 of 4", back.texts
+        assert teacher.widget("class_end") is not None
         for tab in (teacher, *phones):
             await tab.close()
 
     with LocalCluster(replicas=2, redis=True, workdir=tmp_path) as c:
         run(go(c))
+
+
+def keep_teacher_cookie(tab: BrowserTab, base: str, value: str) -> None:
+    """What the teacher's page asks its browser to do (pages/ui/teacher_key.py): POST the room's code
+    and secret to the app's route, and keep the HttpOnly cookie it answers with."""
+    import urllib.request
+
+    request = urllib.request.Request(f"{base}/_ase/teacher", data=value.encode(), method="POST",
+                                     headers={"X-ASE-Teacher": "1"})
+    with urllib.request.urlopen(request, timeout=10) as answer:
+        tab.cookies.take(answer.headers.get_all("Set-Cookie") or [])
+    assert any(name.startswith("ase_teacher_") for name in tab.cookies)
 
 
 async def reconnect_class(tab: BrowserTab, deadline: float) -> None:

@@ -14,7 +14,6 @@ from dataclasses import replace
 import pytest
 
 from server import codec, store
-from server.limits import RateLimit
 from server.room_state import (
     CODE_ALPHABET,
     CODE_LENGTH,
@@ -26,7 +25,8 @@ from server.room_state import (
     hash_secret,
     room_digest,
 )
-from server.rooms import INDEX_KEY, Rooms, summary_rows
+from server.room_votes import summary_rows
+from server.rooms import INDEX_KEY, Rooms
 from server.store import MemoryStore
 
 CHOICES = ({"key": "one", "value": 1.0}, {"key": "sqrt_dk", "value": 8.0}, {"key": "dk", "value": 64.0},
@@ -68,10 +68,7 @@ class Class:
     def __init__(self, **kwargs) -> None:
         self.clock = Clock()
         self.store = RecordingStore(self.clock)
-        self.rooms = Rooms(self.store, clock=self.clock, **kwargs)
-        for name in ("joins", "wrong", "wrong_all", "answers"):  # the product's rates, on the fake clock
-            old = getattr(self.rooms, name)
-            setattr(self.rooms, name, RateLimit(old.per_s, old.burst, old.names, clock=self.clock))
+        self.rooms = Rooms(self.store, clock=self.clock, **kwargs)  # its limits in the store: the fake clock
 
     def create(self, client: str = "teacher") -> tuple[str, str]:
         room, secret, status = self.rooms.create(client)
@@ -138,6 +135,9 @@ TEACHER_ACTIONS = {
     "set_free": lambda r, code, s: r.set_free(code, s, True),
     "vote_again": lambda r, code, s: r.vote_again(code, s),
     "reveal": lambda r, code, s: r.reveal(code, s),
+    "show_answers": lambda r, code, s: r.show_answers(code, s),
+    "close_vote": lambda r, code, s: r.close_vote(code, s),
+    "set_discussion": lambda r, code, s: r.set_discussion(code, s, 300),
     "end": lambda r, code, s: r.end(code, s),
 }
 WRONG_SECRETS = {"missing": lambda s: "", "wrong": lambda s: s[:-1] + ("A" if s[-1] != "A" else "B"),
@@ -176,9 +176,13 @@ def test_the_rooms_cap_answers_full_and_ended_or_expired_rooms_free_their_place(
 
 def test_creating_rooms_is_rate_limited_per_client():
     c = Class()
-    statuses = [c.rooms.create("one")[2] for _ in range(13)]
-    assert statuses == ["ok"] * 12 + ["slow"]
+    statuses = [c.rooms.create("one")[2] for _ in range(4)]
+    assert statuses == ["ok"] * 3 + ["slow"]
     assert c.rooms.create("another")[2] == "ok"
+    c.clock.advance(299.0)
+    assert c.rooms.create("one")[2] == "slow"
+    c.clock.advance(1.0)  # then one per 5 minutes
+    assert c.rooms.create("one")[2] == "ok"
 
 
 # ---------------------------------------------------------------- joining
@@ -202,16 +206,18 @@ def test_joining_again_is_ok_and_counts_the_student_once(live):
 def test_a_full_room_refuses_a_new_student_but_not_one_already_in_it():
     c = Class(max_students=2)
     code, _ = c.create()
-    assert [c.rooms.join(code, student(i), "p")[1] for i in range(3)] == ["ok", "ok", "full"]
-    assert c.rooms.join(code, student(0), "p")[1] == "ok"
+    assert [c.rooms.join(code, student(i), f"p{i}")[1] for i in range(3)] == ["ok", "ok", "full"]
+    assert c.rooms.join(code, student(0), "p0")[1] == "ok"
     assert c.rooms.tally(c.room(code)).joined == 2
 
 
 def test_joins_are_rate_limited_per_client_address(live):
     c, code, _ = live
-    statuses = [c.rooms.join(code, student(i), "school") for i in range(121)]
-    assert [s for _, s in statuses[:120]] == ["ok"] * 120 and statuses[120] == (None, "slow")
+    statuses = [c.rooms.join(code, student(i), "school") for i in range(100, 301)]
+    assert [s for _, s in statuses[:200]] == ["ok"] * 200 and statuses[200] == (None, "slow")
     assert c.rooms.join(code, student(999), "elsewhere")[1] == "ok"
+    c.clock.advance(1.0)  # then one a second
+    assert c.rooms.join(code, student(301), "school")[1] == "ok"
 
 
 def test_wrong_codes_from_one_client_become_slow_and_a_good_code_still_joins_elsewhere(live):
@@ -481,7 +487,7 @@ NOT_ROOMS = {
     "value not finite": _set(("questions", 0, 1, "value"), math.nan),
     "value infinite": _set(("questions", 0, 1, "value"), -math.inf),
     "value a string": _set(("questions", 0, 1, "value"), "65"),
-    "format unknown": _set(("questions", 0, 1, "format"), "html"),
+    "format not a word": _set(("questions", 0, 1, "format"), "<b>"),
     "vote 3": _set(("questions", 0, 1, "vote"), 3),
     "vote a bool": _set(("questions", 0, 1, "vote"), True),
     "revealed an int": _set(("questions", 0, 1, "revealed"), 1),

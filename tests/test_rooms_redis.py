@@ -8,6 +8,7 @@ import os
 import pickle
 import threading
 import time
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -138,3 +139,79 @@ def test_a_change_on_one_replica_wakes_the_phones_on_another(redis_server):  # n
     assert woken, "no wake crossed the replicas"
     second._thread.join(5)  # closed: it stops listening, so it does not retry a Redis that is gone
     assert not second._thread.is_alive()
+
+
+def test_the_peer_instruction_loop_across_two_replicas(redis_server):  # noqa: F811
+    """Close, discuss, revote, confidence and Our votes with the teacher on one replica and the
+    phones on another: every refusal and every count is the same on both, and the discussion's
+    countdown, computed from the start kept in Redis, reads the same on both."""
+    from server.room_votes import our_votes, remaining_s
+
+    now = [1000.0]
+    teacher_side, phone_side = (Rooms(RedisStore(redis_server.url), clock=lambda: now[0]) for _ in range(2))
+    room, secret, _ = teacher_side.create("t")
+    code = room.code
+    teacher_side.show(code, secret, 1, QUESTION)
+    for i in range(3):
+        phone_side.join(code, student(i), "phones")
+    assert [phone_side.answer(code, student(i), 1, 1, c) for i, c in enumerate((2, 0, 1))] == ["ok"] * 3
+    assert phone_side.confidence(code, student(0), 1, 1, "guessing") == "ok"
+    teacher_side.close_vote(code, secret)
+    assert phone_side.answer(code, student(1), 1, 1, 2) == "closed"  # closed on the other replica
+    assert phone_side.confidence(code, student(1), 1, 1, "sure") == "closed"
+    teacher_side.vote_again(code, secret)
+    now[0] += 45
+    on_phones = phone_side.get(code)[0]
+    assert remaining_s(on_phones.question, on_phones.discuss_s, now[0]) == 75.0
+    assert [phone_side.answer(code, student(i), 1, 2, 2) for i in range(3)] == ["ok"] * 3
+    assert phone_side.confidence(code, student(2), 1, 2, "sure") == "ok"
+    teacher_side.close_vote(code, secret)
+    tally = teacher_side.tally(teacher_side.get(code)[0])
+    assert tally == phone_side.tally(phone_side.get(code)[0])
+    assert tally.confidence == {(1, 1): [(0, 0), (0, 0), (0, 1), (0, 0)],
+                                (1, 2): [(0, 0), (0, 0), (1, 0), (0, 0)]}
+    assert tally.counts == {(1, 1): [1, 1, 1, 0], (1, 2): [0, 0, 3, 0]}
+    room = teacher_side.get(code)[0]
+    assert our_votes(room, tally) == [{"step": 1, "first": 1 / 3, "answers_first": 3, "second": 1.0,
+                                       "answers_second": 3}]
+    teacher_side.end(code, secret)
+
+
+def test_phone_tokens_changes_and_limits_hold_across_two_redis_clients(redis_server):  # noqa: F811
+    """Two replicas (two RedisStore clients): a token signed on one is checked on the other (the
+    server key is kept in Redis), an edited one is refused on both; the teacher's concurrent
+    changes from both lose no update (compare-and-set under the room's lock); taking the room back
+    on one revokes the old secret on the other; the join, wrong-code and creation limits are one
+    allowance for both, not one each."""
+    one, two = (Rooms(RedisStore(redis_server.url)) for _ in range(2))
+    room, secret, _ = one.create("t")
+    code = room.code
+    _, token, status = one.enter(code, "school")
+    assert status == "ok" and two.phone(code, token) == token.partition("-")[0]
+    sid, mac = token.split("-")
+    assert two.phone(code, f"{sid}-{'0' * 16 if mac != '0' * 16 else '1' * 16}") is None
+
+    def flip(rooms: Rooms) -> None:
+        for _ in range(25):
+            assert rooms.change(code, secret, lambda r: replace(r, free=not r.free))[1] == "ok"
+
+    threads = [threading.Thread(target=flip, args=(r,)) for r in (one, two)]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert one.get(code)[0].version == 50
+    stale = one.get(code)[0].version - 1
+    assert two.reveal(code, secret, expect=stale)[1] == "stale"
+
+    _, fresh, status = one.take_back(code, secret)
+    assert status == "ok" and two.set_free(code, secret, True)[1] == "denied"
+    assert two.set_free(code, fresh, True)[1] == "ok"
+
+    joins = [r.join(code, student(100 + i), "one NAT")[1] for i in range(210) for r in ((one, two)[i % 2],)]
+    assert joins.count("ok") in (200, 201) and joins[-1] == "slow"  # 200 at once, then 1 a second
+    wrong = "ACDEFH" if code != "ACDEFH" else "ACDEFJ"
+    guesses = [r.lookup(wrong, "guesser")[1] for i in range(12) for r in ((one, two)[i % 2],)]
+    assert guesses[:10] == ["unknown"] * 10 and guesses[10:] == ["slow", "slow"]
+    creates = [r.create("squatter")[2] for i in range(4) for r in ((one, two)[i % 2],)]
+    assert creates == ["ok", "ok", "ok", "slow"]

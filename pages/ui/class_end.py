@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import class_answers
+from pages.ui import class_answers, class_teacher
 from pages.ui.i18n import t
 from pages.ui.live_class import ClassView, leave, room_csv
 from server.shared import ROOMS
 
 
 def end_dialog(view: ClassView) -> None:
+    """The end's confirmation, when asked; first, the teacher tab's watch (pages/ui/class_teacher.py),
+    drawn here at the page's end so that it follows the projector's live answers."""
+    class_teacher.watch(view)
     if not st.session_state.pop("class_end_open", False):
         return
 
@@ -55,7 +58,8 @@ def link_dialog(view: ClassView, base: str | None) -> None:
     @st.dialog(t("class.teacher_link.title"))
     def show() -> None:
         st.warning(t("class.teacher_link.warning"), icon=":material/warning:")
-        if base:
-            st.code(f"{base}?room={view.code}&teacher={view.secret}", language=None, wrap_lines=True)
+        link = class_teacher.link_text(view, base)
+        if link:
+            st.code(link, language=None, wrap_lines=True)
 
     show()

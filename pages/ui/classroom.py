@@ -75,7 +75,7 @@ _STYLE = """
 .st-key-lesson_claim h1 { font-size: clamp(1.25rem, 0.8rem + 1.45vw, 1.85rem); line-height: 1.25;
                           padding: 0 0 0.3rem 0; }
 .st-key-lesson_question p { font-size: 1.08rem; }
-.st-key-ase_keys_box { display: none; }
+.st-key-ase_keys_box, .st-key-ase_teacher_key_box { display: none; }
 .st-key-lesson_qr img { max-width: 100%; max-height: 62vh; height: auto; width: auto; }
 </style>
 """
@@ -106,7 +106,7 @@ _PROJECTOR_STYLE = f"""
 [data-testid="stMain"] button {{ border-width: 2px; border-color: #000000; font-size: 1.15rem;
                                 min-height: 2.75rem; }}
 [data-testid="stMain"] button p {{ font-size: 1.15rem; }}
-[data-testid="stMain"] [data-testid="stBaseButton-primary"] p {{ color: #FFFFFF; }}
+[data-testid="stMain"] [data-testid="stBaseButton-primary"]:not(:disabled) p {{ color: #FFFFFF; }}
 </style>
 """
 

@@ -29,7 +29,8 @@ def waker(sid: str) -> Callable[[], bool]:
     def wake() -> bool:
         if not Runtime.exists():
             return False
-        info = Runtime.instance()._session_mgr.get_active_session_info(sid)
+        manager = getattr(Runtime.instance(), "_session_mgr", None)  # none under AppTest's mock runtime
+        info = manager.get_active_session_info(sid) if manager is not None else None
         if info is None:
             return False
         session = info.session

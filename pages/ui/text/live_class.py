@@ -71,8 +71,8 @@ TEXT: dict[str, dict[str, str]] = {
     "class.hist.bar": {"en": "{n} · {vote}", "zh": "{n} · {vote}"},
     "class.vote_again": {"en": "Vote again", "zh": "再投一次"},
     "class.vote_again.help": {
-        "en": "After the room has discussed: open a second vote on the same question; both votes are shown.",
-        "zh": "全班讨论之后：就同一问题再投一次票；两次投票结果都会显示。",
+        "en": "Put a discussion on the projector (find someone who answered differently) with a countdown, and open a second vote on the same question; both votes are shown once it closes.",
+        "zh": "在投影上发起讨论（找一位答案不同的同学）并开始倒计时，同时就同一问题开启第二次投票；投票结束后两次结果都会显示。",
     },
     "class.reveal": {"en": "Reveal to the room", "zh": "向全班揭晓"},
     "class.free": {"en": "Let the room explore", "zh": "让学生自由探索"},
@@ -84,18 +84,18 @@ TEXT: dict[str, dict[str, str]] = {
     "class.teacher_link": {"en": "Teacher link", "zh": "教师链接"},
     "class.teacher_link.title": {"en": "Your teacher link", "zh": "你的教师链接"},
     "class.teacher_link.warning": {
-        "en": "Keep this link to yourself: whoever opens it runs the class. Do not show it on the projector. Open it after a reload or on another device to take the room back.",
-        "zh": "请勿外传此链接：打开它的人即可主持课堂。不要在投影上显示。刷新页面后或在其他设备上打开它，即可重新接管课堂。",
+        "en": "Keep this link to yourself: whoever opens it runs the class. Do not show it on the projector. Open it on another device to take the room there: this tab then stops running it. (A reload of this tab needs no link: this browser keeps your right.)",
+        "zh": "请勿外传此链接：打开它的人即可主持课堂。不要在投影上显示。在另一台设备上打开它即可在那里接管课堂，此标签页随即停止主持。（刷新本标签页无需链接：本浏览器会保留你的权限。）",
     },
     "class.teacher.taken_back": {"en": "You run class {code} again.", "zh": "你已重新接管课堂 {code}。"},
     "class.teacher.bad_link": {
-        "en": "That teacher link does not open class {code}: you joined it as a student.",
-        "zh": "该教师链接无法打开课堂 {code}：你以学生身份加入了课堂。",
+        "en": "That teacher link does not open class {code}: it was used already, or the class was taken back since. Join as a student, or ask for a new link on the teacher's screen.",
+        "zh": "该教师链接无法打开课堂 {code}：链接已被使用过，或课堂之后已被重新接管。可以学生身份加入，或在老师的屏幕上获取新链接。",
     },
     "class.csv": {"en": "Summary (CSV)", "zh": "汇总（CSV）"},
     "class.csv.help": {
-        "en": "Per step: how many chose each answer, whether it is correct, and the share correct, for the first and second vote. No names: there are none.",
-        "zh": "每一步：每个选项的人数、是否正确，以及第一次和第二次投票的正确率。不含姓名：本来就没有。",
+        "en": "Per step: how many chose each answer (and how many of them were sure or guessing), whether it is correct, and the share correct of the first and the second vote (the Our votes slide). No names: there are none.",
+        "zh": "每一步：每个选项的人数（其中确定和猜测各几人）、是否正确，以及第一次和第二次投票的正确率（即“我们的投票”）。不含姓名：本来就没有。",
     },
     "class.end": {"en": "End the class", "zh": "结束课堂"},
     "class.end.title": {"en": "End the class?", "zh": "结束课堂？"},
@@ -132,8 +132,8 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "答案已提交：{label}。揭晓之前可以修改。",
     },
     "class.student.vote2": {
-        "en": "Second vote: after the discussion, answer again.",
-        "zh": "第二次投票：讨论之后请再回答一次。",
+        "en": "Second vote: find someone who answered differently, discuss, then answer again.",
+        "zh": "第二次投票：找一位答案与你不同的同学讨论，然后再回答一次。",
     },
     "class.student.before": {"en": "Your 1st vote: {label}", "zh": "你的第一次投票：{label}"},
     "class.student.none": {"en": "You did not answer.", "zh": "你没有作答。"},
@@ -149,4 +149,65 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "The code joins this class: each phone follows your steps in its own language.",
         "zh": "扫码即加入本课堂：每台手机以各自的语言跟随你的步骤。",
     },
+    # the teacher's right, the room's access (server/rooms.py, server/room_auth.py)
+    "class.status.stale": {
+        "en": "The room changed on another screen of yours: this screen now shows it. Try again if you still want that.",
+        "zh": "课堂已在你的另一个屏幕上发生变化：本屏幕现已同步显示。如仍需要，请再操作一次。",
+    },
+    "class.status.revoked": {
+        "en": "This class was taken over on another device with the teacher link: this tab no longer runs it.",
+        "zh": "已有人用教师链接在另一台设备上接管了本课堂：此标签页不再主持它。",
+    },
+    "class.status.removed": {
+        "en": "The teacher removed this phone from the class.",
+        "zh": "老师已将这台手机移出课堂。",
+    },
+    "class.status.locked": {
+        "en": "This class is locked: everyone has joined. Ask your teacher to unlock it.",
+        "zh": "课堂已锁定：所有人都已加入。请老师解锁。",
+    },
+    "class.status.crowded": {
+        "en": "Too many phones from this network have joined this class. Ask your teacher.",
+        "zh": "来自同一网络的手机加入本课堂过多。请询问老师。",
+    },
+    "class.status.passphrase": {
+        "en": "That is not this server's passphrase for starting a class.",
+        "zh": "这不是本服务器开设课堂的口令。",
+    },
+    "class.status.bad_link": {
+        "en": "That teacher link does not open this class.",
+        "zh": "该教师链接无法打开此课堂。",
+    },
+    "class.status.taking": {
+        "en": "Opening the class as its teacher…",
+        "zh": "正在以老师身份打开课堂……",
+    },
+    "class.passphrase": {"en": "Passphrase of this server", "zh": "本服务器的口令"},
+    "class.teacher.taking": {
+        "en": "Opening class {code} as its teacher…",
+        "zh": "正在以老师身份打开课堂 {code}……",
+    },
+    "class.phone.bad_token": {
+        "en": "This link's phone id was not issued by this class: it is ignored, and this phone joins as a new one.",
+        "zh": "此链接中的手机编号并非本课堂签发：已忽略，这台手机将作为新手机加入。",
+    },
+    "class.lock": {"en": "Lock the room", "zh": "锁定课堂"},
+    "class.unlock": {"en": "Unlock the room", "zh": "解锁课堂"},
+    "class.lock.help": {
+        "en": "Once everyone has joined: no new phone can join (the phones in the room stay).",
+        "zh": "所有人加入后使用：新手机无法再加入（已在课堂中的手机不受影响）。",
+    },
+    "class.locked.on": {
+        "en": "The room is locked: no new phone can join.",
+        "zh": "课堂已锁定：新手机无法加入。",
+    },
+    "class.phones": {"en": "Phones", "zh": "手机"},
+    "class.phones.lead": {
+        "en": "Each phone shows its label under the class bar. A removed phone's answers are deleted and it cannot answer again.",
+        "zh": "每台手机的标签显示在课堂栏下方。被移除的手机的答案会被删除，且无法再作答。",
+    },
+    "class.phones.none": {"en": "No phone has joined yet.", "zh": "还没有手机加入。"},
+    "class.phone.label": {"en": "Phone **{tag}** · {n} answers", "zh": "手机 **{tag}** · {n} 个答案"},
+    "class.phone.remove": {"en": "Remove", "zh": "移除"},
+    "class.student.me": {"en": "This phone: {tag}", "zh": "本机：{tag}"},
 }
