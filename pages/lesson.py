@@ -96,6 +96,20 @@ def local_question(name: str, sig: str, q: dict, labels: list[str], kind: str, r
     return t("lesson.announce.result", guess=labels[guess], measured=measured, verdict=verdict)
 
 
+def setup_text(name: str, fmt: dict[str, str], short: bool) -> None:
+    """The step's neutral setup: in full, or with `short` its short form (the full text follows the
+    answers' controls, `full_setup`)."""
+    st.markdown(t(f"lesson.{name}.setup_short" if short else f"lesson.{name}.setup", **fmt))
+
+
+def full_setup(name: str, fmt: dict[str, str]) -> None:
+    """The full setup one click away, under the question and its answers' controls: on a projector, a
+    locked (students') view or in a class the question, its choices and the vote's controls come
+    first, so that they stay on one 1280×720 screen."""
+    with st.expander(t("lesson.setup.full"), icon=":material/info:"):
+        st.markdown(t(f"lesson.{name}.setup", **fmt))
+
+
 # ---------------------------------------------------------------- the page
 
 s = settings()
@@ -121,12 +135,17 @@ if not cls.following:
                disabled=step == 1, help=t("lesson.keys_hint"))
     nav.button(t("lesson.next"), icon=":material/arrow_forward:", key="lesson_next", on_click=move, args=(1,),
                disabled=step == last, help=t("lesson.keys_hint"))
-nav.markdown(f"**{t('lesson.step_of', k=step, total=last, name=t(f'lesson.{spec.name}.name'))}**")
+step_label = nav.empty()  # filled once projector mode is known (below)
 if cls.role != "student":
     nav.button(t("lesson.share"), icon=":material/qr_code_2:", key="lesson_share", on_click=open_share)
 # Drawn for the teacher; a locked link keeps it without the toggle (students' screens show the step only).
 projector = page_toggle("lesson_projector", "lesson.projector", container=nav, shown=not locked,
                         help_key="lesson.projector.help")
+# On the teacher's projector the label is the count alone (the title names the step), so that the
+# toggle stays on the buttons' row and the question keeps its place in the first screen.
+counted = t("lesson.step_count", k=step, total=last) if projector and not locked else \
+    t("lesson.step_of", k=step, total=last, name=t(f"lesson.{spec.name}.name"))
+step_label.markdown(f"**{counted}**")
 if locked and cls.role != "student":
     nav.markdown(f":material/lock: {t('lesson.locked')}", help=t("lesson.lock.what"))
 if cls.role is None and not locked:
@@ -139,7 +158,11 @@ elif cls.role == "student":
     live_class.student_bar(cls)
 
 head = st.container(key="lesson_claim")  # the step's name before the reveal, its claim after
-left, right = st.columns(2, gap="large")
+# The teacher's page of a room, before the reveal: a wider left column, so the question and the vote's
+# controls stay in the first screen under the class's bar.
+asked_before = cls.question(room_step) if cls.teacher else None
+wide = cls.teacher and not (asked_before is not None and asked_before.revealed)
+left, right = st.columns([3, 2] if wide else [1, 1], gap="large")
 
 # The step's one control (on the page only where the sidebar is hidden, so the locked view keeps it);
 # in a class, the room's settings when the step's question is the room's (pages/ui/live_class.py).
@@ -196,9 +219,10 @@ if data is not None:
     in_class = asked is not None and (cls.teacher or cls.following)
     if in_class:
         revealed = asked.revealed
+    short = not revealed and (projector or locked or in_class)
     with left.container(key="lesson_question"):
         if not revealed:  # ask: a neutral setup, then the question
-            st.markdown(t(f"lesson.{spec.name}.setup", **fmt))
+            setup_text(spec.name, fmt, short)
         st.markdown(f"**{t(f'lesson.{spec.name}.question', **fmt)}**")
         if in_class and cls.teacher:
             live_class.teacher_question(cls, room_step, asked, projector)
@@ -208,6 +232,8 @@ if data is not None:
                 t("class.announce.step", k=step, claim=t(f"lesson.{spec.name}.name"))
         else:
             said = local_question(spec.name, sig, q, labels, kind, revealed)
+        if short:
+            full_setup(spec.name, fmt)
         # A live region, at the same place on every run, so a screen reader announces the result
         # when Reveal replaces the question's state (and the next step's state on Next).
         classroom.announce("lesson_announce", said)
@@ -232,7 +258,8 @@ with head:  # tell: the claim at title size, once revealed
         st.title(t(f"lesson.{spec.name}.name"), anchor=False)
 
 if cls.role != "student" and not locked:
-    lesson_handout.download(plan, values, st.sidebar)
+    # The teacher's page of a room: the room's results go in (read from its stored answers).
+    lesson_handout.download(plan, values, st.sidebar, cls.code if cls.teacher else None)
 
 if cls.teacher:
     class_end.end_dialog(cls)

@@ -286,6 +286,60 @@ def test_locked_link_hides_the_sidebar_and_the_free_link_shows_it(browser, serve
     context.close()
 
 
+FIRST_SCREEN = """() => { const q = document.querySelector('.st-key-lesson_question');
+  const asked = q.querySelector('strong').getBoundingClientRect();
+  const choices = [...q.querySelectorAll('[data-testid="stButtonGroup"] button')];
+  return {choices: choices.length, top: asked.top, question: asked.bottom,
+          last: choices.length ? choices[choices.length - 1].getBoundingClientRect().bottom : null}; }"""
+
+
+@pytest.mark.parametrize("projector", ["0", "1"])
+@pytest.mark.parametrize(("step", "lang"), [(1, "en"), (4, "en"), (7, "en"), (1, "zh")])
+def test_a_locked_step_shows_its_question_and_every_choice_in_the_first_screen(browser, server, step, lang,
+                                                                              projector):
+    """The projector's view (?lock=1, plain and in projector mode) at 1280×720, as it opens: the
+    question and the last choice's bottom edge within the first 720 px; the full setup folded, one
+    click away."""
+    query = f"lang={lang}&step={step}&lock=1&lesson_projector={projector}"
+    context, page, _ = open_step(browser, server, PROJECTOR, query)
+    assert_healthy(page)
+    spec = lesson.STEPS[step - 1]
+    where = page.evaluate(FIRST_SCREEN)
+    assert where["choices"] >= 2, where
+    fold = PROJECTOR["height"]
+    assert 0 <= where["top"] and where["question"] <= fold, f"the question is not in view: {where}"
+    assert where["last"] <= fold, f"step {step} ({lang}): the last choice is below the fold: {where}"
+    full = page.locator(".st-key-lesson_question [data-testid='stExpander']")
+    assert full.count() == 1 and text_for("lesson.setup.full", lang) in full.inner_text()
+    screenshot(page, f"lesson-{step}-{lang}-locked{'-projector' if projector == '1' else ''}-1280x720")
+    tail = text_for(f"lesson.{spec.name}.setup", lang)[-20:]  # in the full text only
+    body = full.get_by_text(tail)
+    assert not body.is_visible(), "the full setup starts folded"
+    full.locator("summary").click()  # one click: the setup in full
+    body.wait_for(state="visible", timeout=10_000)
+    context.close()
+
+
+def test_the_teachers_projector_in_a_class_keeps_the_question_and_the_vote_controls_in_view(browser, server):
+    """A class on the teacher's page in projector mode at 1280×720, sidebar open, step 4: under the
+    class's bar the question and the vote's buttons (*Show answers* … *Reveal to the room*) are in
+    the first screen; the full setup is folded under them."""
+    context, page, _ = open_step(browser, server, PROJECTOR, "lang=en&lesson_projector=1")
+    page.locator(".st-key-class_start button").first.click()
+    page.wait_for_selector(".st-key-class_vote_row", timeout=60_000)
+    wait_idle(page)
+    for _ in range(3):
+        after(page, page.locator(".st-key-lesson_next button").first.click)
+    page.wait_for_function(H1_IS, arg=name(4, "en"), timeout=60_000)
+    assert_healthy(page)
+    where = page.evaluate("""() => ({question: document.querySelector('.st-key-lesson_question strong')
+                                                        .getBoundingClientRect().bottom,
+        row: document.querySelector('.st-key-class_vote_row').getBoundingClientRect().bottom})""")
+    assert where["question"] <= where["row"] <= PROJECTOR["height"], f"vote controls below the fold: {where}"
+    screenshot(page, "lesson-class-teacher-4-en-1280x720")
+    context.close()
+
+
 def test_the_handout_downloads_and_opens_with_the_network_blocked(browser, server, tmp_path):
     """*Handout (HTML)*: built for the plan, downloaded, then opened from disk in a context whose every
     request other than the file itself is aborted (and counted): each step's chart is drawn."""

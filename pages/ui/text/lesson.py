@@ -6,6 +6,7 @@ steps' own texts: pages/ui/text/lesson_steps.py."""
 TEXT: dict[str, dict[str, str]] = {
     "lesson.nav": {"en": "Lesson (projector)", "zh": "课堂讲解（投影）"},
     "lesson.step_of": {"en": "Step {k} of {total} · {name}", "zh": "第 {k} 步 / 共 {total} 步 · {name}"},
+    "lesson.step_count": {"en": "Step {k} of {total}", "zh": "第 {k} 步 / 共 {total} 步"},
     "lesson.prev": {"en": "Previous", "zh": "上一步"},
     "lesson.next": {"en": "Next", "zh": "下一步"},
     "lesson.keys_hint": {
@@ -121,6 +122,7 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.notes.wrong": {"en": "“{choice}”: {why}", "zh": "“{choice}”：{why}"},
     "lesson.notes.source": {"en": "(note {note})", "zh": "（笔记 {note}）"},
     "lesson.notes.say": {"en": "At the reveal: {say}", "zh": "揭晓时：{say}"},
+    "lesson.setup.full": {"en": "The setup in full", "zh": "完整背景"},
     # the handout
     "lesson.handout": {"en": "Handout (HTML)", "zh": "讲义（HTML）"},
     "lesson.handout.help": {
@@ -132,6 +134,17 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.handout.answer": {"en": "Answer", "zh": "答案"},
     "lesson.handout.measured": {"en": "Measured", "zh": "测得"},
     "lesson.handout.chart": {"en": "Chart: {desc}", "zh": "图：{desc}"},
+    "lesson.handout.help_class": {
+        "en": "One self-contained page with each step of this lesson: setup, question, chart, take-away and this class's votes (share correct and answers per choice, 1st and 2nd vote). It opens offline; print it to PDF from the browser.",
+        "zh": "一个独立的网页，包含本课每一步的背景、问题、图、要点以及本班的投票结果（第一次和第二次投票的正确率与各选项人数）。离线即可打开；可在浏览器中打印为 PDF。",
+    },
+    "lesson.handout.room": {"en": "This class's votes", "zh": "本班的投票"},
+    "lesson.handout.room.vote": {"en": "{vote}: {pct} correct of {n} answers", "zh": "{vote}：{n} 个答案中答对 {pct}"},
+    "lesson.handout.room.vote1": {"en": "1st vote", "zh": "第一次投票"},
+    "lesson.handout.room.vote2": {"en": "2nd vote", "zh": "第二次投票"},
+    "lesson.handout.room.answer": {"en": "Answer", "zh": "答案"},
+    "lesson.handout.room.correct": {"en": "correct", "zh": "正确"},
+    "lesson.handout.room.count": {"en": "{n} ({sure} sure, {guessing} guessing)", "zh": "{n}（{sure} 确定，{guessing} 猜测）"},
     # choices of the steps
     "lesson.choice.inv_dk": {"en": "about 1/d_k = {value}", "zh": "约为 1/d_k = {value}"},
     "lesson.choice.quarter": {"en": "about 1/4", "zh": "约为 1/4"},

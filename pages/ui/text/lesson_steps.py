@@ -9,6 +9,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "q and k have d_k independent components, each with mean 0 and variance 1. The score is their dot product q·k = Σᵢ qᵢkᵢ, not yet scaled. The chart draws the four candidate answers against d_k; the measurement comes with the reveal. The slider sets d_k (4 to 4096).",
         "zh": "q 和 k 各有 d_k 个相互独立的分量，每个分量均值为 0、方差为 1。分数是它们的点积 q·k = Σᵢ qᵢkᵢ，尚未缩放。图中画出四个候选答案随 d_k 的变化，测量结果在揭晓时出现。滑块设置 d_k（4 到 4096）。",
     },
+    "lesson.variance.setup_short": {
+        "en": "q and k: d_k independent components, mean 0, variance 1; the score is q·k, not scaled.",
+        "zh": "q、k：各有 d_k 个独立分量，均值 0、方差 1；分数为 q·k，未缩放。",
+    },
     "lesson.variance.question": {"en": "At d_k = {dk}, what is the variance of q·k?", "zh": "当 d_k = {dk} 时，q·k 的方差是多少？"},
     "lesson.variance.claim": {
         "en": "Var(q·k) = d_k: the scores spread like √d_k, so dividing by √d_k gives them variance 1.",
@@ -28,6 +32,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Note 000 argues that dividing by 2√d_k is just as bad as dividing by d_k. The same q and k as before (d_k independent components of variance 1); the score is c·q·k with c = 1/(2√d_k). The chart draws the four candidate answers against d_k; the slider sets d_k (16 to 4096).",
         "zh": "笔记 000 认为除以 2√d_k 和除以 d_k 一样糟。q、k 与前面相同（d_k 个方差为 1 的独立分量）；分数为 c·q·k，c = 1/(2√d_k)。图中画出四个候选答案随 d_k 的变化；滑块设置 d_k（16 到 4096）。",
     },
+    "lesson.double.setup_short": {
+        "en": "Note 000: dividing by 2√d_k is just as bad as by d_k. Same q and k; the score is c·q·k with c = 1/(2√d_k).",
+        "zh": "笔记 000：除以 2√d_k 和除以 d_k 一样糟。q、k 同前；分数为 c·q·k，c = 1/(2√d_k)。",
+    },
     "lesson.double.question": {"en": "With c = 1/(2√d_k) and d_k = {dk}: what is the variance of the score c·q·k?", "zh": "c = 1/(2√d_k)，d_k = {dk}：分数 c·q·k 的方差是多少？"},
     "lesson.double.claim": {
         "en": "1/(2√d_k) gives the scores variance 1/4 at every d_k: a fixed temperature, not a collapse.",
@@ -46,6 +54,10 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.scales.setup": {
         "en": "The same scores, scaled by another c than 1/√d_k. The chart shows how many keys a row effectively uses, e^H (H the entropy of its softmax weights), against d_k: 1/√d_k and all n keys are drawn, the chosen scale comes with the reveal. The menu picks the scale.",
         "zh": "同样的分数，换一个不同于 1/√d_k 的 c 来缩放。图中是一行实际上用到多少个键，即 e^H（H 为 softmax 权重的熵），随 d_k 的变化：已画出 1/√d_k 和全部 n 个键，所选缩放的曲线在揭晓时出现。菜单选择缩放方式。",
+    },
+    "lesson.scales.setup_short": {
+        "en": "The same scores under another c than 1/√d_k; the chart counts the keys a row effectively uses, e^H.",
+        "zh": "同样的分数换一个不同于 1/√d_k 的 c；图中是一行等效地用到的键数 e^H。",
     },
     "lesson.scales.question": {
         "en": "With {scale}, d_k = {dk}: what share of the n = {n} keys does a row effectively use (e^H / n)?",
@@ -68,6 +80,10 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.gradients.setup": {
         "en": "One query against n keys; L = g·p with a random g, so ∂L/∂q = c·Kᵀ(J g) with J = diag(p) − ppᵀ. Note 003 writes: unscaled, ‖∂L/∂Q‖ ∝ 1/d_k (vanishing gradients). The chart draws the median ‖∂L/∂q‖ under ÷√d_k against d_k; the unscaled curve comes with the reveal. The slider sets d_k.",
         "zh": "一个查询对 n 个键；L = g·p，g 随机，所以 ∂L/∂q = c·Kᵀ(J g)，J = diag(p) − ppᵀ。笔记 003 写道：不缩放时 ‖∂L/∂Q‖ ∝ 1/d_k（梯度消失）。图中画出 ÷√d_k 时 ‖∂L/∂q‖ 中位数随 d_k 的变化，不缩放的曲线在揭晓时出现。滑块设置 d_k。",
+    },
+    "lesson.gradients.setup_short": {
+        "en": "One query against n keys, L = g·p with a random g. Note 003: unscaled, ‖∂L/∂Q‖ ∝ 1/d_k.",
+        "zh": "一个查询对 n 个键，L = g·p，g 随机。笔记 003：不缩放时 ‖∂L/∂Q‖ ∝ 1/d_k。",
     },
     "lesson.gradients.question": {
         "en": "At d_k = {dk}, n = {n}: how does the unscaled median ‖∂L/∂q‖ compare with the one under ÷√d_k (unscaled ÷ scaled)?",
@@ -95,6 +111,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "fp16's largest number is 65504, so e^s overflows once a logit s passes ln 65504 ≈ {ln_max}. No scaling. The chart draws the share of rows a naive softmax exp(s)/Σexp(s) turns into inf or NaN, against d_k. Frameworks compute the softmax stably: they subtract the row's maximum before exp. The slider sets d_k (16 to 4096).",
         "zh": "fp16 能表示的最大数是 65504，所以 logit s 一旦超过 ln 65504 ≈ {ln_max}，e^s 就会溢出。不缩放。图中画出朴素 softmax exp(s)/Σexp(s) 产生 inf 或 NaN 的行所占比例随 d_k 的变化。深度学习框架用稳定的方式计算 softmax：先减去该行的最大值再取 exp。滑块设置 d_k（16 到 4096）。",
     },
+    "lesson.overflow.setup_short": {
+        "en": "fp16 overflows once e^s passes 65504 (s > ln 65504 ≈ {ln_max}). No scaling; the chart counts the rows a naive softmax turns into inf or NaN.",
+        "zh": "e^s 超过 65504（s > ln 65504 ≈ {ln_max}）时 fp16 溢出。不缩放；图中统计朴素 softmax 变成 inf 或 NaN 的行。",
+    },
     "lesson.overflow.question": {
         "en": "No scaling, fp16, d_k = {dk}, n = {n}: what share of rows does the stable softmax turn into inf or NaN?",
         "zh": "不缩放、fp16、d_k = {dk}、n = {n}：稳定 softmax 会让多大比例的行出现 inf 或 NaN？",
@@ -116,6 +136,10 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.absorb.setup": {
         "en": "The query is q = W_Q x, and W_Q is learnt. Note 001 calls √d_k the theoretically derived optimum. Replace c = 1/√d_k by c = a/√d_k and, at the same time, W_Q by W_Q/a. The chart draws the mean top weight against a with W_Q kept as it was; the slider picks a.",
         "zh": "查询 q = W_Q x，W_Q 是学出来的。笔记 001 称 √d_k 是理论推导的最优解。把 c = 1/√d_k 换成 c = a/√d_k，同时把 W_Q 换成 W_Q/a。图中画出 W_Q 保持不变时平均最大权重随 a 的变化；滑块选择 a。",
+    },
+    "lesson.absorb.setup_short": {
+        "en": "q = W_Q x, and W_Q is learnt. Note 001: √d_k is the optimum. Replace c = 1/√d_k by a/√d_k and W_Q by W_Q/a.",
+        "zh": "q = W_Q x，W_Q 是学出来的。笔记 001：√d_k 是最优解。把 c = 1/√d_k 换成 a/√d_k，同时把 W_Q 换成 W_Q/a。",
     },
     "lesson.absorb.question": {
         "en": "With c = {factor}/√d_k and W_Q/{factor} (d_k = {dk}, n = {n}): by how much does any attention weight change?",
@@ -139,6 +163,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "Training aligns a query with the key it should attend to: that matching key is k₀ = ρq + √(1−ρ²)z, the other n − 1 keys stay independent of q. Note 003 writes that after scaling the scores are N(0, 1). The chart draws ρ, the mean under μP's ÷d_k, against d_k; the slider sets ρ (0.2 to 1).",
         "zh": "训练会让查询与它应关注的键对齐：这个匹配键为 k₀ = ρq + √(1−ρ²)z，其余 n − 1 个键仍与 q 独立。笔记 003 写道缩放后分数服从 N(0, 1)。图中画出 μP 的 ÷d_k 下的均值 ρ 随 d_k 的变化；滑块设置 ρ（0.2 到 1）。",
     },
+    "lesson.trained.setup_short": {
+        "en": "The matching key is k₀ = ρq + √(1−ρ²)z; the other n − 1 keys are independent of q. Note 003: after scaling the scores are N(0, 1).",
+        "zh": "匹配键为 k₀ = ρq + √(1−ρ²)z；其余 n − 1 个键与 q 独立。笔记 003：缩放后分数服从 N(0, 1)。",
+    },
     "lesson.trained.question": {
         "en": "With ρ = {rho} and ÷√d_k, d_k = {dk}: what is the mean of the matching key's scaled score q·k₀/√d_k?",
         "zh": "ρ = {rho}，使用 ÷√d_k，d_k = {dk}：匹配键缩放后分数 q·k₀/√d_k 的均值是多少？",
@@ -161,6 +189,10 @@ TEXT: dict[str, dict[str, str]] = {
         "en": "One query against n keys, scaled by ÷√d_k (d_k from the sidebar). Uniform attention would give each key 1/n. The chart draws 1/n and the log-n remedy (scores × ln n, Chiang & Cholak 2022) against n; the ÷√d_k curve comes with the reveal. The slider sets n (2 to 256).",
         "zh": "一个查询对 n 个键，按 ÷√d_k 缩放（d_k 取自侧栏）。均匀注意力会给每个键 1/n。图中画出 1/n 和 log-n 方法（分数 × ln n，Chiang & Cholak 2022）随 n 的变化；÷√d_k 的曲线在揭晓时出现。滑块设置 n（2 到 256）。",
     },
+    "lesson.length.setup_short": {
+        "en": "One query against n keys under ÷√d_k; uniform attention would give each key 1/n.",
+        "zh": "一个查询对 n 个键，按 ÷√d_k 缩放；均匀注意力会给每个键 1/n。",
+    },
     "lesson.length.question": {
         "en": "With ÷√d_k, d_k = {dk}: when a row grows from n = {n} to {n4} keys, by what factor does the mean top weight fall?",
         "zh": "使用 ÷√d_k，d_k = {dk}：当一行从 n = {n} 个键增加到 {n4} 个时，平均最大权重下降为原来的几分之一？",
@@ -182,6 +214,10 @@ TEXT: dict[str, dict[str, str]] = {
     "lesson.modern.setup": {
         "en": "In training ‖q‖ and ‖k‖ grow: q, k → α·q, α·k, so under ÷√d_k alone the scores grow like α². The chart draws the mean top weight against α under ÷√d_k alone, and 1/n; the remedy's curve comes with the reveal. The menu picks the remedy: QK-norm LN(q)·LN(k)/√d_k, cosine attention cos(q, k)/τ with τ = {tau}, or a soft-cap {cap}·tanh(s/{cap}).",
         "zh": "训练中 ‖q‖ 与 ‖k‖ 会增大：q、k → α·q、α·k，所以仅 ÷√d_k 时分数像 α² 一样增长。图中画出仅 ÷√d_k 时平均最大权重随 α 的变化，以及 1/n；所选方法的曲线在揭晓时出现。菜单选择方法：QK-norm LN(q)·LN(k)/√d_k、余弦注意力 cos(q, k)/τ（τ = {tau}），或软截断 {cap}·tanh(s/{cap})。",
+    },
+    "lesson.modern.setup_short": {
+        "en": "In training ‖q‖ and ‖k‖ grow by α, so under ÷√d_k alone the scores grow like α². The menu picks the remedy.",
+        "zh": "训练中 ‖q‖ 与 ‖k‖ 增大 α 倍，所以仅 ÷√d_k 时分数像 α² 一样增长。菜单选择方法。",
     },
     "lesson.modern.question": {
         "en": "With {method}, d_k = {dk}, n = {n}: from α = 1 to α = {alpha}, how much does the top weight rise, compared with ÷√d_k alone?",
