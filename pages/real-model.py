@@ -82,9 +82,9 @@ def grid_figure(text: str, stat: str) -> Figure:
     base = alt.Chart(df).encode(
         x=alt.X("head:O", title=t("real_model.axis.head")),
         y=alt.Y("layer:O", title=t("real_model.axis.layer")))
+    legend = alt.Legend(orient="bottom", gradientLength=GRID_WIDTH // 2)  # end label within the grid
     rect = base.mark_rect().encode(
-        color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME),
-                        legend=alt.Legend(orient="bottom", gradientLength=GRID_WIDTH - 40)),
+        color=alt.Color(f"{stat}:Q", title=None, scale=alt.Scale(scheme=HEATMAP_SCHEME), legend=legend),
         tooltip=[alt.Tooltip("layer:O", title=t("real_model.axis.layer")),
                  alt.Tooltip("head:O", title=t("real_model.axis.head")),
                  alt.Tooltip(f"{stat}:Q", title=title, format=".3g")])

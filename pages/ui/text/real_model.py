@@ -75,7 +75,7 @@ TEXT: dict[str, dict[str, str]] = {
     },
     "real_model.summary": {"en": "Across all {heads} heads (median and range over heads)",
                            "zh": "全部 {heads} 个头（各头的中位数与范围）"},
-    "real_model.metric.ratio": {"en": "raw spread ÷ iid prediction", "zh": "原始离散度 ÷ 独立同分布预测"},
+    "real_model.metric.ratio": {"en": "spread ÷ iid prediction", "zh": "实测离散度 ÷ 预测值"},
     "real_model.metric.logit_std": {"en": "std of q·k/√d_k", "zh": "q·k/√d_k 的标准差"},
     "real_model.metric.entropy": {"en": "entropy ÷ ln n", "zh": "熵 ÷ ln n"},
     "real_model.metric.saturated": {"en": "saturated rows (all heads)", "zh": "饱和行比例（全部头）"},
