@@ -2,7 +2,11 @@
 socket timeouts). When Redis cannot be reached, every call answers "nothing there" at once, one
 warning line is logged, and Redis is tried again at most every `retry_s` seconds, lazily, by the next
 call that comes: the pages keep working on their own process's cache and are shared again once Redis
-is back. Imported by `server.store` on first use of the name `RedisStore` (redis-py loads only then).
+is back. The wait between tries starts at `first_retry_s` and doubles at each failed try up to
+`retry_s`, so a short blip is over within a fraction of a second, while a Redis that stays down sees
+at most one try per process every `retry_s` (one call tries; every other call meanwhile answers
+"nothing there" without waiting). Imported by `server.store` on first use of the name `RedisStore`
+(redis-py loads only then).
 """
 
 from __future__ import annotations
@@ -14,7 +18,16 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from server.admission import SharedGate
-from server.store_keys import FIELD_RE, LOG, RETRY_S, TIMEOUT_S, _checked, _checked_field, _without_password
+from server.store_keys import (
+    FIELD_RE,
+    FIRST_RETRY_S,
+    LOG,
+    RETRY_S,
+    TIMEOUT_S,
+    _checked,
+    _checked_field,
+    _without_password,
+)
 
 T = TypeVar("T")
 
@@ -57,14 +70,19 @@ class RedisStore:
     shared = True
 
     def __init__(self, url: str, timeout_s: float = TIMEOUT_S, retry_s: float = RETRY_S,
-                 clock: Callable[[], float] = time.monotonic, password: str | None = None) -> None:
-        """`password` (read from a file by server.shared) wins over one in the URL."""
+                 clock: Callable[[], float] = time.monotonic, password: str | None = None,
+                 first_retry_s: float = FIRST_RETRY_S) -> None:
+        """`password` (read from a file by server.shared) wins over one in the URL. While Redis is
+        down it is tried again `first_retry_s` after the first failure, then after twice as long at
+        each failed try, never more than `retry_s` apart."""
         import redis
         from redis.backoff import NoBackoff
         from redis.retry import Retry
 
         self.where = _without_password(url)
         self.retry_s, self.clock = retry_s, clock
+        self.first_retry_s = min(first_retry_s, retry_s)
+        self._wait_s = self.first_retry_s  # the wait after the next failed try
         # one immediate retry: a connection left over from before a restart fails once, then reconnects
         self.client = redis.Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s,
                                            retry=Retry(NoBackoff(), 1), health_check_interval=30,
@@ -101,12 +119,15 @@ class RedisStore:
     def _went_down(self, exc: BaseException) -> None:
         with self._lock:
             self._count["unreachable"] += 1
-            self._probing, self._next_try = False, self.clock() + self.retry_s
+            if self._up:
+                self._wait_s = self.first_retry_s
+            self._probing, self._next_try = False, self.clock() + self._wait_s
+            self._wait_s = min(self.retry_s, self._wait_s * 2)
             if self._up:
                 self._up = False
                 self._count["outages"] += 1
                 LOG.warning("shared store %s unreachable (%s: %s): serving from this process alone, "
-                            "trying again every %g s", self.where, type(exc).__name__, exc, self.retry_s)
+                            "trying again within %g s", self.where, type(exc).__name__, exc, self.retry_s)
 
     def _reached(self) -> None:
         if self._up:

@@ -24,6 +24,7 @@ ROOM_RE = re.compile(rb"[0-9a-f]{32}")
 WAKE_BATCH = 8     # phones woken at once; the next ones WAKE_GAP_S later (a phone's rerun: ~12 ms of CPU)
 WAKE_GAP_S = 0.1
 LOG = logging.getLogger("server.room_bus")
+FIRST_RETRY_S = 0.25  # the first wait before listening again after Redis failed
 
 
 class RoomBus:
@@ -129,11 +130,13 @@ class RoomBus:
     def _run(self) -> None:
         import redis
 
+        wait_s = FIRST_RETRY_S  # after a failure: then twice as long at each one, up to retry_s
         while not self._closed.is_set():
             try:
                 client = redis.Redis.from_url(self.redis_url, socket_connect_timeout=2.0)
                 pubsub = client.pubsub(ignore_subscribe_messages=True)
                 pubsub.subscribe(CHANNEL)
+                wait_s = FIRST_RETRY_S
                 while not self._closed.is_set():
                     msg = pubsub.get_message(timeout=1.0)
                     if msg and isinstance(msg.get("data"), bytes) and ROOM_RE.fullmatch(msg["data"]):
@@ -142,6 +145,8 @@ class RoomBus:
             except Exception as exc:
                 if self._closed.is_set():
                     return
+                wait_s = min(wait_s, self.retry_s)
                 LOG.warning("room bus: Redis unreachable (%s: %s); listening again in %g s",
-                            type(exc).__name__, exc, self.retry_s)
-                self._closed.wait(self.retry_s)
+                            type(exc).__name__, exc, wait_s)
+                self._closed.wait(wait_s)
+                wait_s *= 2

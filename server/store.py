@@ -10,9 +10,10 @@
   used out (a `SharedCache`); its gate is the local `server.gates.Gate`.
 - `RedisStore` (server/redis_store.py): one Redis server shared by every replica (redis-py; short
   socket timeouts). When Redis cannot be reached, every call answers "nothing there" at once, one
-  warning line is logged, and Redis is tried again at most every `retry_s` seconds, lazily, by the
-  next call that comes: the pages keep working on their own process's cache and are shared again
-  once Redis is back.
+  warning line is logged, and Redis is tried again lazily, by the next call that comes, one call at a
+  time: first `FIRST_RETRY_S` (0.25 s) after the failure, then twice as long after each failed try,
+  never more than `RETRY_S` (1 s) apart. The pages keep working on their own process's cache and are
+  shared again at most about a second after Redis is back.
 - `rate(key, per_s, burst, cost)`: one token bucket kept in the store (server.limits.SharedRateLimit),
   so every replica draws on the same allowance: one key per name whose value is the bucket's
   "theoretical arrival time" (GCRA) and whose expiry is the moment the bucket is full again.

@@ -12,7 +12,8 @@ NAMESPACE = "ase:v1:"
 KEY_RE = re.compile(r"ase:v1:[a-z][a-z0-9_:-]{0,40}:[0-9a-f]{16,64}|ase:v1:gate:[a-z0-9_-]{1,32}:[a-z]{1,8}")
 FIELD_RE = re.compile(r"[a-z0-9._-]{1,64}")  # a map's field names: ids and numbers we made, never typed text
 TIMEOUT_S = 0.5             # Redis socket timeouts: a store that does not answer is treated as down
-RETRY_S = 5.0               # a down store is tried again at most this often
+RETRY_S = 1.0               # a down store is tried again at most this long after its last failed try
+FIRST_RETRY_S = 0.25        # the first try after it went down; each failed try doubles the wait up to RETRY_S
 LOG = logging.getLogger("server.store")
 
 

@@ -12,9 +12,29 @@ import pytest
 from server.limits import RateLimit, SharedRateLimit
 from server.store import MemoryStore
 
-# The room limits (server/rooms.py): kind, per second, burst, the cost of one attempt.
-LIMITS = [("joins", 2.0, 120, 1.0), ("wrong", 0.2, 10, 1.0), ("wrong-all", 1.0, 60, 1.0),
-          ("answers", 1.0, 8, 1.0), ("create", 1 / 60, 3, 1.0)]
+
+def _room_limits() -> list[tuple[str, float, float, float]]:
+    """The room limits as server/rooms.py sets them (one source of truth): kind, per second, burst,
+    the cost of one attempt."""
+    from server.rooms import Rooms
+
+    rooms = Rooms(MemoryStore())
+    found = [v for v in vars(rooms).values() if isinstance(v, SharedRateLimit)]
+    return [(lim.kind, lim.per_s, lim.burst, 1.0) for lim in found]
+
+
+LIMITS = _room_limits()
+
+
+def test_the_room_limits_are_read_from_the_rooms():
+    """Every room limit is here, and the joins' limit lets a school behind one address in (200 phones
+    within a minute) while room creation stays a handful per address."""
+    kinds = {kind: (per_s, burst) for kind, per_s, burst, _ in LIMITS}
+    assert {"roomjoin", "roomnew", "roomwrong", "roomwrongall", "roomans"} <= set(kinds)
+    per_s, burst = kinds["roomjoin"]
+    assert burst + 60 * per_s >= 200
+    per_s, burst = kinds["roomnew"]
+    assert burst + 60 * per_s < 5
 
 
 class Clock:

@@ -9,6 +9,10 @@ the phones only listen for `settle_s` seconds — no slow poll — and each must
 (pages/ui/run_order.py says how that happened).
 
     python -m tools.loadtest.crossing --url http://127.0.0.1:8501 --phones 16 --classes 3
+
+Every class is started from this machine's one address, so `--classes` is at most the rooms one
+address may start at once (server/rooms.py: 3, then one per 5 minutes); more is refused before the
+run, and a server that still refuses a start (an earlier run's rooms count too) says so.
 """
 
 from __future__ import annotations
@@ -28,6 +32,16 @@ from tools.loadtest.protocol import BrowserTab
 MOVES = (("vote2", "class_vote2"), ("reveal", "class_reveal"), ("step", "lesson_next"))
 LEAD_S = 0.1        # the phones' answers start this long before the teacher's click
 SPREAD_S = 0.6      # and are spread over this long
+
+
+def classes_at_once() -> tuple[int, float]:
+    """(rooms one address may start at once, then one per this many seconds), as server/rooms.py
+    sets them."""
+    from server.rooms import Rooms
+    from server.store import MemoryStore
+
+    creates = Rooms(MemoryStore()).creates
+    return int(creates.burst), 1 / creates.per_s
 
 
 @dataclass
@@ -66,7 +80,10 @@ async def one_class(url: str, phones: int, steps: int, rng: random.Random, out: 
         await teacher.click("class_start", timeout)
         m = re.search(r"room=([A-Z0-9]+)", teacher.query)
         if not m:
-            raise RuntimeError(f"no room in the teacher's link after Start: {teacher.query!r}")
+            burst, every = classes_at_once()
+            raise RuntimeError(f"the server started no class (no room in the teacher's link after Start: "
+                               f"{teacher.query!r}); one address may start {burst} rooms, then one every "
+                               f"{every:.0f} s, and all the server's rooms may be taken")
         link = f"/lesson?room={m.group(1)}"
         for _ in range(phones):
             tab = BrowserTab(url)
@@ -109,13 +126,17 @@ def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m tools.loadtest.crossing", description=__doc__.split("\n")[0])
     ap.add_argument("--url", default="http://127.0.0.1:8501")
     ap.add_argument("--phones", type=int, default=16, help="phones in the class (1-60)")
-    ap.add_argument("--classes", type=int, default=1, help="classes one after another (1-20)")
+    burst, every = classes_at_once()
+    ap.add_argument("--classes", type=int, default=1,
+                    help=f"classes one after another (1-{burst}: the rooms one address may start at once)")
     ap.add_argument("--steps", type=int, default=4, help="steps of each class, 3 moves each (1-4)")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args(argv)
-    for name, lo, hi in (("phones", 1, 60), ("classes", 1, 20), ("steps", 1, 4)):
+    for name, lo, hi in (("phones", 1, 60), ("classes", 1, burst), ("steps", 1, 4)):
         if not lo <= getattr(args, name) <= hi:
-            ap.error(f"--{name} must be {lo}-{hi}")
+            why = (f": one address may start {burst} rooms at once, then one every {every:.0f} s "
+                   "(server/rooms.py)" if name == "classes" else "")
+            ap.error(f"--{name} must be {lo}-{hi}{why}")
     out = asyncio.run(run(args.url, args.phones, args.classes, args.steps, args.seed))
     print(json.dumps(asdict(out), indent=1))
     return 1 if out.missed else 0
