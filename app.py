@@ -15,7 +15,7 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import legacy_pages, live_class, nav, run_order, sidebar, url_state
+from pages.ui import class_follow, legacy_pages, live_class, nav, run_order, sidebar, url_state
 from pages.ui.i18n import current_lang, has, t
 from server.page_base import PageBase
 from server.room_auth import TeacherCookie
@@ -92,7 +92,7 @@ def route(page: Callable[[], None] | None = None) -> None:
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     JANITOR.start()
-    with RUNS.running(first=live_class.teaching()):
+    with RUNS.running(first=live_class.teaching(), in_wave=class_follow.woken_whole()):
         url_state.begin_run()
         sidebar.seed_language()
         sections = build_pages()

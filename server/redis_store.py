@@ -218,6 +218,17 @@ class RedisStore:
                 out[name] = v
         return out
 
+    def map_fields(self, key: str, fields: tuple[str, ...]) -> dict[str, bytes] | None:
+        """The named fields the map holds (HMGET: one round trip, whatever the map's size); None
+        while Redis is down."""
+        names = [_checked_field(f) for f in fields]
+        if not names:
+            return {}
+        raw = self.call("HMGET", lambda r: r.hmget(_checked(key), names), None)
+        if raw is None:
+            return None
+        return {f: v for f, v in zip(names, raw, strict=True) if isinstance(v, bytes)}
+
     def map_drop(self, key: str, field: str) -> None:
         self.call("HDEL", lambda r: r.hdel(_checked(key), _checked_field(field)), 0)
 

@@ -8,6 +8,15 @@ session is gone), or until the room is found ended or expired (`drop`, server/ro
 with Redis, through a PUBLISH on `CHANNEL` that every replica's listener thread receives, so the
 phones on other replicas are woken too. While Redis cannot be reached nothing is published; the
 phones' own slow poll (pages/ui/live_class.py) still finds the change.
+
+The wakes of a change go out in a pipeline that follows this process's pace rather than a clock
+(docs/live-class.md, "Where a move's time goes"): first the run that made the change is left to
+finish (`hold`, the teacher's run going first: server/runs.py), then the listeners are woken one
+after another with at most `IN_FLIGHT` of their runs under way at once — a woken session says
+`drawn(room, who)` when its run has drawn the change, which frees its place; one that has not said
+so within `SLOT_S` gives its place up anyway (a session that closed, a run Streamlit merged into
+another). A process whose runs take longer thus wakes its phones more slowly, one whose runs are
+quick at once, and no more than `IN_FLIGHT` runs ever share the interpreter lock for a wave.
 """
 
 from __future__ import annotations
@@ -21,21 +30,34 @@ from typing import Any
 
 CHANNEL = "ase:v1:roomev"
 ROOM_RE = re.compile(rb"[0-9a-f]{32}")
-WAKE_BATCH = 8     # phones woken at once; the next ones WAKE_GAP_S later (a phone's rerun: ~12 ms of CPU)
-WAKE_GAP_S = 0.1
+IN_FLIGHT = 3      # woken runs under way at once in this process (one interpreter lock)
+SLOT_S = 0.5       # a woken session that has not said `drawn` within this long frees its place
 LOG = logging.getLogger("server.room_bus")
 FIRST_RETRY_S = 0.25  # the first wait before listening again after Redis failed
 
 
 class RoomBus:
-    def __init__(self, redis_url: str | None = None, retry_s: float = 5.0) -> None:
-        self.redis_url, self.retry_s = redis_url, retry_s
+    def __init__(self, redis_url: str | None = None, retry_s: float = 5.0,
+                 hold: Callable[[], object] | None = None, in_flight: int = IN_FLIGHT,
+                 slot_s: float = SLOT_S) -> None:
+        """`hold()` is called before a change's first wake and returns once the run that made the
+        change may be left to finish (server.runs.RunRegistry.wait_for_first)."""
+        self.redis_url, self.retry_s, self.hold, self.slot_s = redis_url, retry_s, hold, slot_s
+        self.in_flight = max(1, in_flight)
         self._lock = threading.Lock()
+        self._freed = threading.Condition(self._lock)
+        self._under_way: dict[tuple[str, str], float] = {}  # (room, who) woken → when its place frees
+        self._waves: list[str] = []  # rooms changed, whose listeners are still to be woken
+        self._waker: threading.Thread | None = None
+        self._waving = False
+        self._current: str | None = None  # the room whose wave is under way
+        self._remaining: set[str] = set()  # the listeners that wave has still to wake
         self._listeners: dict[str, dict[str, Callable[[], bool]]] = {}
         self._client: Any = None
         self._thread: threading.Thread | None = None
         self._closed = threading.Event()
         self.woken = 0  # wakes delivered, for tests and the load figures
+        self.expired = 0  # woken sessions that did not say `drawn` within `slot_s`
 
     def listen(self, room: str, who: str, wake: Callable[[], bool]) -> None:
         """Call `wake()` whenever `room` changes, until it answers False or `forget(room, who)`."""
@@ -77,22 +99,90 @@ class RoomBus:
         except Exception as exc:  # unreachable: the phones' slow poll finds the change
             LOG.warning("room change not published (%s: %s)", type(exc).__name__, exc)
 
-    def _wake(self, room: str) -> None:
+    def drawn(self, room: str, who: str) -> None:
+        """`who`'s run has drawn `room` as it is now: the place its wake held is free."""
         with self._lock:
-            targets = list(self._listeners.get(room, {}).items())
-        if len(targets) > WAKE_BATCH:  # a few at a time, so that the reruns queue rather than all share
-            threading.Thread(target=self._wake_in_batches, args=(room, targets), daemon=True).start()
-        else:
-            self._wake_these(room, targets)
+            if self._under_way.pop((room, who), None) is not None:
+                self._freed.notify_all()
 
-    def _wake_in_batches(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
-        for i in range(0, len(targets), WAKE_BATCH):
-            time.sleep(WAKE_GAP_S)  # the first batch too: the teacher's own run, which made the change, first
-            self._wake_these(room, targets[i:i + WAKE_BATCH])
+    def under_way(self) -> int:
+        """Woken runs that have not drawn yet (and whose place has not expired)."""
+        with self._lock:
+            return self._purge(time.monotonic())
 
-    def _wake_these(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
+    def _purge(self, now: float) -> int:
+        """Forget the places whose time is up; how many are left (the lock held)."""
+        for key in [k for k, until in self._under_way.items() if until <= now]:
+            del self._under_way[key]
+            self.expired += 1
+        return len(self._under_way)
+
+    def _take_place(self, room: str, who: str) -> None:
+        """Wait until fewer than `in_flight` woken runs are under way, then hold a place for `who`."""
+        with self._lock:
+            while True:
+                now = time.monotonic()
+                if self._purge(now) < self.in_flight:
+                    self._under_way[(room, who)] = now + self.slot_s
+                    return
+                self._freed.wait(timeout=max(0.001, min(self._under_way.values()) - now))
+
+    def waving(self, room: str | None = None) -> bool:
+        """Whether the listeners of `room` (of any room: None) are being woken, or are about to be,
+        in this process: a phone's own poll then leaves the change to its wake, and the other
+        sessions' new runs wait for the wave (server/runs.py)."""
+        with self._lock:
+            if room is None:
+                return self._waving or bool(self._waves)
+            return room == self._current or room in self._waves
+
+    def pending(self, room: str, who: str) -> bool:
+        """Whether `who` is still to be woken for a change of `room` in this process: its wave is
+        queued, or under way and has not reached it yet. A phone's own poll then leaves the change
+        to its wake; a phone already woken whose run was cut short (another request of its own
+        came first) sees the change itself."""
+        with self._lock:
+            return room in self._waves or (room == self._current and who in self._remaining)
+
+    def settled(self, timeout_s: float) -> bool:
+        """Wait until every change so far has woken its listeners (`timeout_s` at most); whether it
+        has (for tests)."""
+        with self._freed:
+            return self._freed.wait_for(lambda: not self._waves and not self._waving, timeout=timeout_s)
+
+    def _wake(self, room: str) -> None:
+        """Queue a wave for `room`: one thread wakes the waves in the order of their changes, off the
+        caller's thread (the teacher's run, or the Redis listener, goes on at once)."""
+        with self._lock:
+            if not self._listeners.get(room):
+                return
+            self._waves.append(room)
+            if self._waker is None or not self._waker.is_alive():
+                self._waker = threading.Thread(target=self._wake_waves, name="room waves", daemon=True)
+                self._waker.start()
+
+    def _wake_waves(self) -> None:
+        while True:
+            with self._lock:
+                if not self._waves:
+                    self._waker, self._waving, self._current = None, False, None
+                    self._freed.notify_all()
+                    return
+                room = self._waves.pop(0)
+                self._waving, self._current = True, room
+                targets = list(self._listeners.get(room, {}).items())
+            self._wake_in_order(room, targets)
+
+    def _wake_in_order(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
+        if self.hold is not None:
+            self.hold()
         gone = []
+        with self._lock:
+            self._remaining = {who for who, _ in targets}
         for who, wake in targets:
+            self._take_place(room, who)
+            with self._lock:
+                self._remaining.discard(who)
             try:
                 alive = wake()
             except Exception:  # a session that cannot be woken is dropped, never the caller's problem
@@ -102,6 +192,7 @@ class RoomBus:
                 self.woken += 1
             else:
                 gone.append(who)
+                self.drawn(room, who)
         if gone:
             with self._lock:
                 mine = self._listeners.get(room, {})

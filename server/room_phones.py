@@ -52,11 +52,14 @@ class PhoneSide:
         room, status = self.lookup(code, client)
         if room is None:
             return None, status
-        members = self.store.map_get(self.keys(code)[1])
+        place = self.store.map_fields(self.keys(code)[1], (student,))  # its own place: one field
+        if place is None:
+            return None, "unavailable"
+        if student in place:
+            return (None, "removed") if place[student] == REMOVED else (room, "ok")
+        members = self.store.map_get(self.keys(code)[1])  # a new phone: the address's share
         if members is None:
             return None, "unavailable"
-        if student in members:
-            return (None, "removed") if members[student] == REMOVED else (room, "ok")
         if room.locked:
             return None, "locked"
         if not self.joins.allow(client):

@@ -164,14 +164,20 @@ class Rooms(PhoneSide):
         confidence = {k: [(a, b) for a, b in v] for k, v in split.items()}
         return Tally(counts, len(joined), answered, confidence)
 
-    def answer_of(self, code: str, student: str, step: int, vote: int) -> int | None:
+    def answer_of(self, code: str, student: str, step: int, vote: int,
+                  room: Room | None = None) -> int | None:
         """The choice this student gave in this step's vote, if any (a phone that reloads shows it)."""
-        return self.mine(code, student, step, vote)[0]
+        return self.mine(code, student, step, vote, room)[0]
 
-    def mine(self, code: str, student: str, step: int, vote: int) -> tuple[int | None, str | None]:
-        """(choice, confidence) this student gave in this step's vote: (None, None) without one."""
-        raw = (self.store.map_get(self.keys(code)[2]) or {}).get(f"{step}.{vote}.{student}")
-        room, _ = self.get(code)
+    def mine(self, code: str, student: str, step: int, vote: int,
+             room: Room | None = None) -> tuple[int | None, str | None]:
+        """(choice, confidence) this student gave in this step's vote: (None, None) without one. One
+        field of the answers read, whatever the size of the room; `room` as the caller just read it
+        (else read here) says which choices the question has."""
+        field = f"{step}.{vote}.{student}"
+        raw = (self.store.map_fields(self.keys(code)[2], (field,)) or {}).get(field)
+        if room is None:
+            room, _ = self.get(code)
         asked = room.questions.get(step) if room is not None else None
         answer = parse_answer(raw)
         if answer is None or asked is None or answer[0] >= len(asked.choices):

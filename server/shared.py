@@ -36,7 +36,7 @@ from server.memory import IdleJanitor, MemoryTrim, configure_allocator
 from server.results import ResultStore
 from server.room_bus import RoomBus
 from server.rooms import MAX_ROOMS, MAX_STUDENTS, Rooms
-from server.runs import RunRegistry
+from server.runs import FIRST_WAIT_S, RunRegistry
 from server.store import REDIS_URL_ENV, MemoryStore, RedisStore, Store
 from server.threads import configure_threads, torch_threads_at_load
 
@@ -115,6 +115,8 @@ LIGHT = Gate(LIGHT_SLOTS)
 RUNS = RunRegistry()
 ROOMS = Rooms(STORE, max_rooms=env_int("ASE_MAX_ROOMS", MAX_ROOMS),
               max_students=env_int("ASE_MAX_STUDENTS", MAX_STUDENTS),
-              bus=RoomBus(with_password(REDIS_URL or "", REDIS_PASSWORD) if STORE.shared else None))
+              bus=RoomBus(with_password(REDIS_URL or "", REDIS_PASSWORD) if STORE.shared else None,
+                          hold=lambda: RUNS.wait_for_first(FIRST_WAIT_S, waves=False)))
+RUNS.waves = ROOMS.bus.waving
 give_back_memory = MemoryTrim()
 JANITOR = IdleJanitor(RUNS, MemoryTrim(every=0.0), evictors=[RESULTS.drop_unused])

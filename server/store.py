@@ -2,10 +2,10 @@
 
 - `Store`: the interface: get / set with a TTL / delete / exists / touch, a claim on a key (set if
   absent, extend, release: one replica computes while the others wait), small maps of fields (a class
-  room's answers: put a field, with an optional cap on the number of fields, read all, drop one,
-  each put atomic on the server) and `gate(name, slots)` for the admission of heavy jobs. Nothing
-  here knows what the bytes mean (server.codec writes and reads
-  them) and nothing imports Streamlit: the app passes the URL in (server.shared).
+  room's answers: put a field, with an optional cap on the number of fields, read all, read a few
+  named fields, drop one, each put atomic on the server) and `gate(name, slots)` for the admission
+  of heavy jobs. Nothing here knows what the bytes mean (server.codec writes and reads them) and
+  nothing imports Streamlit: the app passes the URL in (server.shared).
 - `MemoryStore`: this process only, the default: nothing to install, bounded by bytes, least recently
   used out (a `SharedCache`); its gate is the local `server.gates.Gate`.
 - `RedisStore` (server/redis_store.py): one Redis server shared by every replica (redis-py; short
@@ -63,6 +63,7 @@ class Store(Protocol):
     def touch(self, key: str, ttl_s: float) -> bool: ...
     def map_put(self, key: str, field: str, data: bytes, ttl_s: float, cap: int = 0) -> bool | None: ...
     def map_get(self, key: str) -> dict[str, bytes] | None: ...
+    def map_fields(self, key: str, fields: tuple[str, ...]) -> dict[str, bytes] | None: ...
     def map_drop(self, key: str, field: str) -> None: ...
     def rate(self, key: str, per_s: float, burst: float, cost: float = 1.0) -> bool | None: ...
     def gate(self, name: str, slots: int) -> Any: ...
@@ -150,6 +151,13 @@ class MemoryStore:
         """Every field of the map `key` ({} when there is none)."""
         with self._lock:
             return dict(self._live_map(key))
+
+    def map_fields(self, key: str, fields: tuple[str, ...]) -> dict[str, bytes] | None:
+        """The named fields of the map `key` that it holds (a phone's own place or answer: one
+        field read, whatever the size of the room)."""
+        with self._lock:
+            live = self._live_map(key)
+            return {f: live[f] for f in map(_checked_field, fields) if f in live}
 
     def map_drop(self, key: str, field: str) -> None:
         with self._lock:

@@ -45,6 +45,9 @@ class BlipStore(MemoryStore):
     def map_get(self, key):
         return super().map_get(key) if self.up else None
 
+    def map_fields(self, key, fields):
+        return super().map_fields(key, fields) if self.up else None
+
     def claim(self, key, token, ttl_s):
         return super().claim(key, token, ttl_s) if self.up else None
 

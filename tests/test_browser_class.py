@@ -130,7 +130,7 @@ def live_class(browser, server, timings: dict[str, object]) -> None:
         lang = langs[name]
         query = parse_qs(urlsplit(phone.url).query)
         assert query.get("room") == [code], (name, phone.url)
-        assert re.fullmatch(r"[0-9a-f]{12}", query.get("me", [""])[0]), (name, phone.url)
+        assert re.fullmatch(r"[0-9a-f]{12}-[0-9a-f]{16}", query.get("me", [""])[0]), (name, phone.url)
         ids.add(query["me"][0])
         bar_text = phone.locator(".st-key-class_bar").inner_text()
         assert say("class.student.bar", lang, code=code) in bar_text, (name, bar_text)

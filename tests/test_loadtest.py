@@ -152,3 +152,23 @@ def test_each_phase_moves_its_sessions_differently_unless_they_act_as_one():
     assert len({session_seed(b, i, h) for i in range(30) for h in (False, True)}) == 60
     same = Phase("one link", 30, 60.0, same=True, seed=7)
     assert {session_seed(same, i, False) for i in range(30)} == {7}
+
+
+def test_a_fragments_run_replaces_the_widgets_of_its_own_part_of_the_page_only():
+    """tools/loadtest/protocol.py `_outside`: as the frontend clears what a fragment's run did not
+    draw again inside its container, a phone's view fragment that moved to the next step leaves no
+    answer pills of the last one behind, and the bar's buttons outside it stay."""
+    from streamlit.proto.WidgetStates_pb2 import WidgetState
+
+    from tools.loadtest.protocol import _outside
+    from tools.loadtest.widgets import Widget
+
+    def widget(i: str, path: tuple[int, ...]) -> Widget:
+        return Widget(i, "button_group", None, "", WidgetState(id=i), "", path)
+
+    old = {"lang": widget("lang", (0, 2, 1)), "pick1": widget("pick1", (0, 4, 3, 0, 1)),
+           "conf1": widget("conf1", (0, 4, 3, 0, 2))}
+    drew = [(0, 4), (0, 4, 0), (0, 4, 3, 0, 1), (0, 4, 5)]  # the view fragment's container and what is in it
+    assert set(_outside(old, drew)) == {"lang"}
+    assert set(_outside(old, [])) == set(old)  # a run that drew nothing
+    assert set(_outside(old, [(0, 4, 3, 0, 1)])) == {"lang", "conf1"}  # one element's own place

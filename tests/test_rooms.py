@@ -651,9 +651,9 @@ def test_a_change_wakes_every_phone_of_that_room_and_only_those():
         rooms.bus.listen(room_digest(room.code), who, lambda who=who: woken.append(who) or True)
     rooms.bus.listen(room_digest(other.code), "c", lambda: woken.append("c") or True)
     rooms.set_free(room.code, secret, True)
-    assert sorted(woken) == ["a", "b"]
+    assert rooms.bus.settled(5.0) and sorted(woken) == ["a", "b"]
     rooms.set_free(room.code, "wrong", False)  # refused: nothing changed, nobody woken
-    assert sorted(woken) == ["a", "b"]
+    assert rooms.bus.settled(5.0) and sorted(woken) == ["a", "b"]
 
 
 def test_a_session_that_is_gone_or_fails_is_forgotten_and_never_fails_the_teacher():
@@ -670,7 +670,9 @@ def test_a_session_that_is_gone_or_fails_is_forgotten_and_never_fails_the_teache
     bus.listen("r" * 32, "broken", broken)
     bus.listen("r" * 32, "here", lambda: calls.__setitem__("here", calls["here"] + 1) or True)
     bus.changed("r" * 32)
+    assert bus.settled(5.0)
     bus.changed("r" * 32)
+    assert bus.settled(5.0)
     assert calls == {"gone": 1, "broken": 1, "here": 2} and bus.listeners("r" * 32) == 1
     bus.forget("r" * 32, "here")
     assert bus.listeners("r" * 32) == 0

@@ -52,6 +52,23 @@ def test_two_replicas_share_one_room_teacher_on_one_students_on_the_other(redis_
     assert not redis_server.client().keys("ase:v1:room*:*")  # room, members and answers deleted
 
 
+def test_a_phone_reads_its_own_place_and_answer_as_single_fields(redis_server):  # noqa: F811
+    """HMGET on Redis (RedisStore.map_fields): one phone's place and answer, whatever the room's size,
+    the same as the whole maps would say."""
+    rooms = Rooms(RedisStore(redis_server.url))
+    room, secret, _ = rooms.create("t")
+    rooms.show(room.code, secret, 1, QUESTION)
+    for i in range(50):
+        assert rooms.join(room.code, student(i), "phones")[1] == "ok"
+    assert rooms.answer(room.code, student(7), 1, 1, 2) == "ok"
+    _, members, answers = rooms.keys(room.code)
+    place = rooms.store.map_fields(members, (student(7), student(99)))
+    assert place == {student(7): rooms.store.map_get(members)[student(7)]}
+    assert rooms.answer_of(room.code, student(7), 1, 1) == 2
+    assert rooms.answer_of(room.code, student(8), 1, 1) is None
+    assert rooms.store.map_fields(answers, (f"1.1.{student(7)}",)) == {f"1.1.{student(7)}": b"2"}
+
+
 def test_the_members_cap_holds_under_twenty_simultaneous_joins(redis_server):  # noqa: F811
     replicas = [Rooms(RedisStore(redis_server.url), max_students=5) for _ in range(2)]
     room, _, _ = replicas[0].create("t")

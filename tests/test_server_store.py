@@ -256,6 +256,23 @@ def test_a_map_put_writes_its_field_in_place_without_copying_the_map():
     assert store.map_get(key) == {} and key not in store._maps  # expired as before
 
 
+def test_a_few_named_fields_of_a_map_are_read_without_the_rest():
+    """A phone reads its own place and its own answer (server/room_phones.py, server/rooms.py), not
+    the whole room's maps."""
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
+    key = store_key("roommem", "cd" * 16)
+    for i in range(200):
+        assert store.map_put(key, f"{i:012x}", b"t", ttl_s=60)
+    assert store.map_fields(key, (f"{7:012x}", "000000000fff")) == {f"{7:012x}": b"t"}
+    assert store.map_fields(key, ()) == {}
+    with pytest.raises(ValueError):
+        store.map_fields(key, ("Not A Field",))
+    now[0] = 61.0
+    assert store.map_fields(key, (f"{7:012x}",)) == {}  # expired with its map
+    assert RedisStore(f"redis://127.0.0.1:{free_port()}/0", timeout_s=0.2).map_fields(key, ("a",)) is None
+
+
 def test_the_password_is_read_from_its_file_and_given_to_url_only_clients(tmp_path, caplog):
     secret = tmp_path / "redis-password"
     secret.write_text("p@ss:w/rd\n")

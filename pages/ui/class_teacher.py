@@ -69,13 +69,14 @@ def phone_tag(student: str) -> str:
 
 
 def watch(view: ClassView) -> None:
-    sid = wake.session_id()
-    if sid is not None:
-        ROOMS.bus.listen(room_digest(view.code), sid, wake.waker(sid))
     seen = view.room.version if view.room is not None else -1
 
     @st.fragment(run_every=WATCH_S)
     def check() -> None:
+        sid = wake.session_id()
+        if sid is not None:  # the room's wake reruns this fragment alone (pages/ui/wake.py)
+            ROOMS.bus.listen(room_digest(view.code), sid, wake.waker(sid, wake.fragment_id()))
+            ROOMS.bus.drawn(room_digest(view.code), sid)  # read below at once: the next may be woken
         room, status = ROOMS.get(view.code)
         if room is None:
             if status == "unknown":

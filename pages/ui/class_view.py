@@ -15,7 +15,7 @@ from server.room_state import Question, Room
 from server.shared import ROOMS
 
 POLL_S = 1.0          # the projector looks at the room's answers this often
-FOLLOW_POLL_S = 4.0   # a phone, woken at once when the room changes, also looks this often
+FOLLOW_POLL_S = 10.0  # a phone, woken at once when the room changes, also looks this often
 SENT_MARK = ":material/check:"  # before "Answer sent" (tools/loadtest/classroom.py looks for it)
 KEEP_ALIVE_S = 30.0   # the teacher's open page keeps the room from expiring, touched this often
 

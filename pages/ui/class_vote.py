@@ -6,8 +6,8 @@
   room, so every screen and a reload show the same time left), the room's answers once shown or
   closed (split by confidence once closed), and the teacher's hint from the share correct, on this
   screen only while *Hint on this screen* is on (never on a phone).
-- A phone: `student_answer()`, a fragment of its own: the answer pills, then an optional one-tap
-  confidence (sure / guessing); a closed vote disables the pills and says so, and an answer that
+- A phone: `student_answer()`, inside the phone's view fragment: the answer pills, then an optional
+  one-tap confidence (sure / guessing); a closed vote disables the pills and says so, and an answer that
   arrives after the close is refused with the room's message.
 - The closing slide, `votes_dialog()`: *Our votes*, each answered step's share correct per vote.
 """
@@ -137,13 +137,16 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
     labels = class_answers.labels_of(q)
     measured = class_answers.measured_text(q)
 
-    @st.fragment
+    # Drawn inside the phone's view fragment (pages/ui/class_phone.py `phone_view`): an answer or a
+    # confidence reruns that fragment, never the whole page. Not a fragment of its own: a fragment
+    # inside a fragment gets another id at each rerun of the outer one, and a tap that arrives with
+    # the old id just as the room wakes the phone would be dropped.
     def answer() -> None:
         closed = vote_closed(q)
         key = f"class_pick_{view.code}_{step}_{q.vote}"
         if key not in st.session_state:
-            st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, q.vote)
-        first = ROOMS.answer_of(view.code, view.student, step, 1) if q.vote == 2 else None
+            st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
+        first = ROOMS.answer_of(view.code, view.student, step, 1, view.room) if q.vote == 2 else None
         if q.vote == 2:
             if not closed:
                 st.info(t("class.student.vote2"), icon=":material/forum:")
@@ -177,8 +180,9 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
     answer()
     if not q.revealed:
         return None
-    mine = ROOMS.answer_of(view.code, view.student, step, q.vote)
-    mine = mine if mine is not None or q.vote == 1 else ROOMS.answer_of(view.code, view.student, step, 1)
+    mine = ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
+    if mine is None and q.vote == 2:  # no second answer: the first one stands
+        mine = ROOMS.answer_of(view.code, view.student, step, 1, view.room)
     if mine is None:
         return f"{t('lesson.result.measured')}: {measured}. {t('class.student.none')}"
     verdict = t("lesson.result.right") if mine in q.correct else \
@@ -190,7 +194,7 @@ def confidence(view: ClassView, step: int, vote: int) -> None:
     """One tap: sure or guessing (tap again to take it back), kept with the answer."""
     key = f"class_conf_{view.code}_{step}_{vote}"
     if key not in st.session_state:
-        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote)[1]
+        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
     names = {level: t(f"class.conf.{level}") for level in CONFIDENCE_CODE}
     st.pills(t("class.conf.label"), tuple(names), format_func=names.__getitem__, key=key,
              on_change=_send_confidence, args=(view, step, vote, key))
@@ -206,14 +210,14 @@ def _send(view: ClassView, step: int, vote: int, key: str) -> None:
     st.session_state.pop(f"class_conf_{view.code}_{step}_{vote}", None)  # a new answer: confidence anew
     if status != "ok":
         st.session_state["class_sent_problem"] = status
-        st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, vote)
+        st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, vote, view.room)
 
 
 def _send_confidence(view: ClassView, step: int, vote: int, key: str) -> None:
     status = ROOMS.confidence(view.code, view.student, step, vote, st.session_state.get(key))
     if status != "ok":
         st.session_state["class_sent_problem"] = status
-        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote)[1]
+        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
 
 
 def votes_dialog(view: ClassView) -> None:

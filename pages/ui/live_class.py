@@ -8,13 +8,17 @@ the room; this module draws it).
   HttpOnly cookie (a reload, another replica: pages/ui/teacher_key.py), or from the teacher link's
   fragment (`take=1`), which takes the room back with a new secret. The teacher's bar, lock, phones
   and watch are pages/ui/class_teacher.py.
-- Phones learn of the teacher's moves from `follow()`: woken at once by the room's bus (a change
-  reruns every phone in the room, server/room_bus.py), and by a fragment that reruns every
-  `FOLLOW_POLL_S` seconds, reads the room's version (one store read) and reruns the page only when
-  it changed, should a wake be lost.
+- A phone's page (`phone_view()`): the room's bar and the slow poll, drawn by whole runs, then the
+  step inside one fragment that the room's wake reruns alone (`listen`; server/room_bus.py,
+  pages/ui/wake.py). The fragment says when it has drawn the change (`drawn`), which lets the bus
+  wake the next phone, and reruns the whole page itself where the phone's place changed (left,
+  removed, the class ended or explores freely). A phone's answer and confidence rerun that fragment.
+- Should a wake be lost, `poll()` reruns every `FOLLOW_POLL_S` seconds, reads the room's version (one
+  store read) and reruns the page when the view does not show it — unless this phone's wake is
+  still to come in a wave under way (docs/live-class.md, "Where a move's time goes").
 - The question's side, the peer-instruction loop (the projector's count, discussion countdown,
-  histogram and hint, rerun every `POLL_S` seconds; a phone's answer and confidence, a fragment of
-  its own), is pages/ui/class_vote.py; the closing *Our votes* slide, pages/ui/class_end.py. No
+  histogram and hint, rerun every `POLL_S` seconds; a phone's answer and confidence), is
+  pages/ui/class_vote.py; the closing *Our votes* slide, pages/ui/class_end.py. No
   student text exists: answers are choice indices, checked by the server.
 """
 
@@ -26,7 +30,8 @@ import streamlit as st
 
 from core import lesson
 from pages.ui import class_answers, class_teacher, class_vote, teacher_key, wake
-from pages.ui.class_view import FOLLOW_POLL_S, ClassView, status_text, teacher_do
+from pages.ui.class_follow import follow
+from pages.ui.class_view import ClassView, status_text, teacher_do
 from pages.ui.i18n import t
 from pages.ui.url_state import want
 from pages.ui.user_text import literal
@@ -309,42 +314,8 @@ def teacher_bar(view: ClassView, base: str | None) -> None:
     class_teacher.phones_dialog(view)
 
 
-def student_bar(view: ClassView) -> None:
-    bar = st.container(horizontal=True, vertical_alignment="center", key="class_bar")
-    key = "class.student.free" if view.room and view.room.free else "class.student.bar"
-    bar.markdown(f"**{t(key, code=view.code)}**")
-    bar.caption(t("class.student.me", tag=class_teacher.phone_tag(view.student)))
-    for lang, name in (("en", "English"), ("zh", "中文")):
-        bar.button(name, key=f"class_lang_{lang}", type="tertiary", on_click=_set_lang, args=(lang,),
-                   disabled=st.session_state.get("lang") == lang)
-    bar.button(t("class.leave"), key="class_leave", type="tertiary", on_click=leave, icon=":material/logout:")
-    follow(view.code, view.room.version if view.room else -1)
-
-
-def _set_lang(lang: str) -> None:
-    st.session_state["lang"] = lang
-
-
 def _flag(name: str) -> None:
     st.session_state[name] = True
-
-
-def follow(code: str, seen: int, every: float = FOLLOW_POLL_S) -> None:
-    """Rerun the page when the room changed (the teacher moved, revealed, opened a vote, ended): at
-    once, woken by the room's bus (server/room_bus.py, pages/ui/wake.py); and, should a wake be lost,
-    by a slow poll that reads the room's version every `every` seconds."""
-    sid = wake.session_id()
-    if sid is not None and valid_code(code):
-        ROOMS.bus.listen(room_digest(code), sid, wake.waker(sid))
-
-    @st.fragment(run_every=every)
-    def poll() -> None:
-        room, status = ROOMS.get(code)
-        version = room.version if room is not None else (-1 if status == "unavailable" else -2)
-        if version != seen:
-            st.rerun(scope="app")
-
-    poll()
 
 
 # ---------------------------------------------------------------- the question (pages/ui/class_vote.py)

@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import signal
 import socket
 import sys
 import time
@@ -158,6 +159,8 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     # Through a balancer the process on the URL's port is the balancer: the replicas' PIDs are named.
     pids = args.pid or ([] if args.via else [pid_listening_on(port)])
     pids = [p for p in pids if p is not None]
+    # `kill -USR1 <pid>`: where every simulated tab is waiting, on stderr (a run that seems stuck)
+    asyncio.get_running_loop().add_signal_handler(signal.SIGUSR1, _print_tasks)
     sampler = RssSampler(pids)
     memory: dict[str, Any] = {"pid": pids[0] if pids else None, "pids": pids, "fresh": sampler.sample()}
     doc: dict[str, Any] = {"url": base_url, "memory": memory}
@@ -213,6 +216,11 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     doc["phases"] = [report.summarise(r) for r in records]
     doc["runs"] = [r.as_dict() for r in records] if args.json else None
     return doc
+
+
+def _print_tasks() -> None:
+    for task in asyncio.all_tasks():
+        task.print_stack(limit=6, file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:

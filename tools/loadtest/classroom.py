@@ -120,7 +120,8 @@ async def teacher(plan: ClassPlan, base_url: str, rec: ClassRecord, ready: async
         end = time.monotonic() + seconds
         while time.monotonic() < end:
             began = time.monotonic()
-            panel = next(iter(tab.auto), None)
+            # the live answers' timer: the quickest of the page's (the tab's watch looks less often)
+            panel = min(tab.auto, key=tab.auto.__getitem__, default=None)
             if panel is not None:
                 result = await run("poll", tab.fragment(panel, plan.timeout))
                 for text in result.texts:
@@ -191,12 +192,14 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
     def arrived() -> None:
         """Mark the moves up to the latest one this phone now shows as arrived (the state is
         monotonic: showing a later move means the earlier ones were shown too). Only moves made
-        before a whole run of the page began to arrive count: the answer's fragment draws the
-        question of the whole run before it (a phone's answer may redraw it after that run; Streamlit
-        then drops the whole run's copy of the fragment, unsent), so it never shows a move alone."""
+        before a run that draws the phone's whole step began to arrive count — a whole run of the
+        page, or the run of the phone's view fragment the room's wake started: the answer's own
+        fragment draws the question of the run before it (a phone's answer may redraw it after that
+        run; Streamlit then drops that run's copy of the fragment, unsent), so it never shows a move
+        alone."""
         nonlocal seen
         shown = phone_state(tab)
-        since = tab.full_at - rec.t0
+        since = max(tab.full_at, tab.woken_at) - rec.t0
         latest = max((j for j in range(seen, len(rec.moves))
                       if rec.moves[j].at <= since and matches(rec.moves[j], shown)), default=None)
         if latest is None:
@@ -231,7 +234,7 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
             wait = max(0.01, min(when, next_poll, time.monotonic() + 0.5) - time.monotonic())
             woken = await tab.listen(wait, plan.timeout)
             if woken is not None:
-                rec.runs.append(("student:woken" if woken.full else "student:pushed", woken))
+                rec.runs.append(("student:woken", woken))
                 arrived()
                 continue
             if poll is None and time.monotonic() >= next_poll:
@@ -315,6 +318,15 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "slowest": [f"{m.kind} {m.step}: phone {i} after {d:.2f} s"
                     for d, m, i in sorted(((d, m, i) for m in rec.moves for i, d in m.arrivals.items()),
                                           key=lambda x: -x[0])[:5] if d > 2.0],
+        "by_move": [{"move": f"{m.kind} {m.step}", "projector": round(m.shown - m.at, 3),
+                     "p50": percentile(list(m.arrivals.values()), 50),
+                     "p95": percentile(list(m.arrivals.values()), 95),
+                     "max": max(m.arrivals.values(), default=float("nan")),
+                     "within_2s": sum(d <= 2.0 for d in m.arrivals.values()) / rec.plan.students,
+                     "p95_by_replica": {
+                         r: percentile([d for i, d in m.arrivals.items() if rec.replicas.get(i) == r], 95)
+                         for r in sorted(set(rec.replicas.values()))}}
+                    for m in rec.moves],
         "projector_p50": percentile(projector, 50), "projector_max": max(projector, default=float("nan")),
         "after_projector_within_2s":
             sum(d <= 2.0 for d in after_projector) / expected if expected else float("nan"),
@@ -323,10 +335,15 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "count_lag_max": max(lags, default=float("nan")), "count_lags": len(lags),
         "count_superseded": superseded,
         "runs": {k: {"runs": len(v), "p50": percentile([r.seconds for r in v], 50),
-                     "p95": percentile([r.seconds for r in v], 95)} for k, v in sorted(kinds.items())},
+                     "p95": percentile([r.seconds for r in v], 95),
+                     "timeouts": sum(r.status == "timeout" for r in v)} for k, v in sorted(kinds.items())},
         "exceptions": sum(len(r.exceptions) for _, r in rec.runs),
         "exception_samples": sorted({e for _, r in rec.runs for e in r.exceptions})[:5],
         "timeouts": sum(r.status == "timeout" for _, r in rec.runs),
+        # a timer's rerun the server dropped (its fragment went with a whole run then under way)
+        "dropped": sum(r.status == "dropped" for _, r in rec.runs),
+        # a run stopped for another request's run, which drew the page instead (a wake during a poll)
+        "superseded": sum(r.status == "superseded" for _, r in rec.runs),
         "disconnects": rec.disconnects, "problems": rec.problems[:10],
         "replicas": dict(sorted(Counter(rec.replicas.values()).items())),
     }

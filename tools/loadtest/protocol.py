@@ -50,6 +50,9 @@ WIDGET_TYPES = ("slider", "number_input", "selectbox", "multiselect", "radio", "
 CHART_TYPES = ("vega_lite_chart",)
 MAIN_AREA = 0  # the first entry of a delta's path: 0 the main area, 1 the sidebar
 MESSAGE_CACHE = 256  # large elements a tab keeps for the server to refer to
+# A fragment's timer rerun that has not begun after this long was dropped by the server (the fragment
+# went with a whole run that was under way when the request came): a browser never waits for one.
+DROPPED_S = 10.0
 class DisconnectedError(Exception):
     """The websocket closed (or could not open) while a run was expected."""
 
@@ -59,7 +62,7 @@ class RunResult:
     """One script run as the tab saw it."""
 
     seconds: float
-    status: str                          # "ok", "compile_error", "timeout", "disconnected"
+    status: str  # "ok", "compile_error", "timeout", "disconnected", "dropped" / "superseded" (by another run)
     exceptions: list[str] = field(default_factory=list)
     alerts: list[str] = field(default_factory=list)  # notices (st.warning, st.info, …), cut to 300
     charts: int = 0
@@ -96,6 +99,7 @@ class BrowserTab:
         self.widgets: dict[str, Widget] = {}
         self.auto: dict[str, float] = {}       # fragment id → seconds between its automatic reruns
         self.full_at = float("-inf")           # when (time.monotonic) a whole run last began to arrive
+        self.woken_at = float("-inf")          # when a run the server started by itself last began
         self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
     async def connect(self, timeout: float = 10.0, link: str = "/") -> None:
@@ -261,13 +265,24 @@ class BrowserTab:
         result = RunResult(seconds=0.0, status="ok")
         seen_new_session = False
         drawn: dict[str, Widget] = {}
+        paths: list[tuple[int, ...]] = []  # where this run drew: a fragment's run replaces that part
         fragment_run = msg is not None and bool(msg.rerun_script.fragment_id)
+        asked = msg.rerun_script.fragment_id if msg is not None else ""
+        foreign = False  # a run the server started by itself came first: read it, then go on for ours
+        begun = False    # ours has begun
+        cut = False      # ours stopped early for another run (it never comes back if that one is foreign)
         try:
             if msg is not None:
                 await self.ws.send(msg.SerializeToString())
             deadline = start + timeout
+            timer = msg is not None and msg.rerun_script.is_auto_rerun and bool(asked)
             while True:
                 left = deadline - time.perf_counter()
+                if timer and not begun:
+                    left = min(left, start + DROPPED_S - time.perf_counter())
+                    if left <= 0:
+                        result.status = "dropped"
+                        break
                 if left <= 0:
                     result.status = "timeout"
                     break
@@ -275,8 +290,7 @@ class BrowserTab:
                     data, first = (first, None) if first is not None else \
                         (await asyncio.wait_for(self.ws.recv(), timeout=left), None)
                 except TimeoutError:
-                    result.status = "timeout"
-                    break
+                    continue  # the deadlines above say which
                 result.bytes += len(data)
                 result.largest = max(result.largest, len(data))
                 fwd = self._resolve(data, result)
@@ -288,17 +302,25 @@ class BrowserTab:
                     result.runs += 1
                     self.page_hash = fwd.new_session.page_script_hash
                     self.main_hash = fwd.new_session.main_script_hash
-                    fragment_run = bool(fwd.metadata.run.fragment_ids)
+                    ids = list(fwd.metadata.run.fragment_ids)
+                    fragment_run = bool(ids)
+                    # a fragment's run nobody here asked for (the room woke this tab) before ours
+                    foreign = msg is not None and fragment_run and asked not in ids
+                    begun = begun or not foreign
                     if not fragment_run:  # a whole run: the frontend forgets every timer
                         self.auto = {}
                         result.full = True
                         self.full_at = time.monotonic()
-                    drawn = {}
+                    if msg is None or foreign:  # the server started it (a live class woke this tab)
+                        self.woken_at = time.monotonic()
+                    drawn, paths = {}, []
                 elif kind == "auto_rerun":
                     self.auto[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
-                elif kind == "stop_auto_rerun":
-                    self.auto = {}
+                elif kind == "stop_auto_rerun":  # the timers of fragments that are gone
+                    for gone in fwd.stop_auto_rerun.fragment_ids:
+                        self.auto.pop(gone, None)
                 elif kind == "delta" and seen_new_session:
+                    paths.append(tuple(fwd.metadata.delta_path))
                     self._on_delta(fwd, result, drawn)
                 elif kind == "navigation":
                     self.pages = {p.url_pathname: p.page_script_hash for p in fwd.navigation.app_pages}
@@ -309,12 +331,21 @@ class BrowserTab:
                     result.page_not_found = True
                 elif kind == "script_finished" and seen_new_session:
                     status = fwd.script_finished
+                    if status in DONE and foreign:  # not ours: what it drew stays, ours follows
+                        self.widgets = {**_outside(self.widgets, paths), **drawn}
+                        seen_new_session, foreign, drawn, paths = False, False, {}, []
+                        if cut:  # ours was stopped for this one and is not run again
+                            result.status = "superseded"
+                            break
+                        continue
                     if status in DONE:
                         break
                     if status == FINISHED.FINISHED_WITH_COMPILE_ERROR:
                         result.status = "compile_error"
                         break
-                    # FINISHED_EARLY_FOR_RERUN: the app asked for a rerun; a new run follows.
+                    # FINISHED_EARLY_FOR_RERUN: the app asked for a rerun, or another request
+                    # stopped the run for its own; a new run follows.
+                    cut = cut or not foreign
                     seen_new_session = False
         except ConnectionClosed as exc:
             result.status = "disconnected"
@@ -322,8 +353,8 @@ class BrowserTab:
             self.ws = None
             raise DisconnectedError(str(exc)) from exc
         result.seconds = time.perf_counter() - start
-        if result.status == "ok":  # a fragment's run redraws its own widgets only
-            self.widgets = {**self.widgets, **drawn} if fragment_run else drawn
+        if result.status == "ok":  # a fragment's run redraws its own part of the page only
+            self.widgets = {**_outside(self.widgets, paths), **drawn} if fragment_run else drawn
         return result
 
     def _resolve(self, data: bytes, result: RunResult) -> ForwardMsg | None:
@@ -372,4 +403,20 @@ class BrowserTab:
             old = self.widgets.get(p.id)
             kept = old is not None and not getattr(p, "set_value", False)  # a button has no set value
             state = old.state if kept else initial_state(kind, p)
-            drawn[p.id] = Widget(p.id, kind, p, fwd.metadata.active_script_hash, state, delta.fragment_id)
+            drawn[p.id] = Widget(p.id, kind, p, fwd.metadata.active_script_hash, state, delta.fragment_id,
+                                 tuple(fwd.metadata.delta_path))
+
+
+def _outside(widgets: dict[str, Widget], paths: list[tuple[int, ...]]) -> dict[str, Widget]:
+    """The widgets a fragment's run left in place: those outside the part of the page it drew (the
+    longest path all its deltas share, its container), as the frontend clears what a fragment's run
+    did not draw again inside its container. A run that drew nothing leaves every widget."""
+    if not paths:
+        return dict(widgets)
+    root = paths[0]
+    for p in paths[1:]:
+        n = 0
+        while n < min(len(root), len(p)) and root[n] == p[n]:
+            n += 1
+        root = root[:n]
+    return {i: w for i, w in widgets.items() if w.path[:len(root)] != root or not root}

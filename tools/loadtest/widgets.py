@@ -32,6 +32,7 @@ class Widget:
     script_hash: str          # the script that drew it (app.py's hash for the shared sidebar)
     state: WidgetState        # the value this tab holds for it
     fragment: str = ""        # the fragment that drew it: moving it reruns only that fragment
+    path: tuple[int, ...] = ()  # where on the page (the delta's path): a fragment's run replaces its part
 
     def random_move(self, rng: random.Random) -> WidgetState | None:
         """A different valid value, as a person would pick it; None when there is no other."""

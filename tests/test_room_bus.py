@@ -1,0 +1,157 @@
+"""The room bus's waves (server/room_bus.py): every listener of a changed room is woken, in order,
+with at most `in_flight` woken runs under way at once; a session that says `drawn` frees its place
+at once, one that never does after `slot_s`; the run that made the change is left to finish first
+(`hold`); changes queue as waves, one after another; `waving` says when a room's wave is under way,
+and the other sessions' new runs wait for it (server/runs.py). Fake sessions only: the wakes are
+callables that record when they ran and say `drawn` from a thread of their own, as a phone's run
+would once it has drawn the change."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from server.room_bus import RoomBus
+from server.runs import WAVE_WAIT_S, RunRegistry
+
+ROOM, OTHER = "a" * 32, "b" * 32
+
+
+class Phones:
+    """`n` fake phones of `room` on `bus`: each wake starts a 'run' that says `drawn` after
+    `run_s` (never, for the ids in `silent`); the most runs under way at once is kept."""
+
+    def __init__(self, bus: RoomBus, room: str, n: int, run_s: float = 0.02,
+                 silent: frozenset[int] = frozenset()) -> None:
+        self.bus, self.room, self.run_s, self.silent = bus, room, run_s, silent
+        self.lock = threading.Lock()
+        self.under_way = self.most = 0
+        self.woken: list[tuple[int, float]] = []
+        for i in range(n):
+            bus.listen(room, f"p{i}", lambda i=i: self.wake(i))
+
+    def wake(self, i: int) -> bool:
+        with self.lock:
+            self.woken.append((i, time.monotonic()))
+            self.under_way += 1
+            self.most = max(self.most, self.under_way)
+        threading.Thread(target=self.run, args=(i,), daemon=True).start()
+        return True
+
+    def run(self, i: int) -> None:
+        time.sleep(self.run_s)
+        with self.lock:
+            self.under_way -= 1
+        if i not in self.silent:
+            self.bus.drawn(self.room, f"p{i}")
+
+
+def test_a_wave_wakes_every_phone_once_in_order_with_at_most_in_flight_under_way():
+    bus = RoomBus(in_flight=2)
+    phones = Phones(bus, ROOM, 12)
+    bus.changed(ROOM)
+    assert bus.settled(10.0)
+    assert [i for i, _ in phones.woken] == list(range(12)) and bus.woken == 12
+    assert phones.most <= 2, phones.most
+    assert bus.expired == 0
+
+
+def test_the_wave_follows_the_pace_of_the_runs():
+    """A wave never outruns its phones' runs: its last wake comes (n − in_flight) × run_s / in_flight
+    after its first at least, so twice as slow runs make it at least twice as long."""
+    times = []
+    for run_s in (0.02, 0.04):
+        bus = RoomBus(in_flight=2)
+        Phones(bus, ROOM, 20, run_s=run_s)
+        began = time.monotonic()
+        bus.changed(ROOM)
+        assert bus.settled(10.0)
+        times.append(time.monotonic() - began)
+    assert times[0] >= 18 * 0.02 / 2 and times[1] >= 18 * 0.04 / 2 and times[1] > times[0], times
+
+
+def test_a_phone_that_never_says_drawn_frees_its_place_after_slot_s():
+    bus = RoomBus(in_flight=1, slot_s=0.2)
+    phones = Phones(bus, ROOM, 4, run_s=0.0, silent=frozenset({1}))
+    bus.changed(ROOM)
+    assert bus.settled(5.0)
+    woken = dict(phones.woken)
+    assert woken[2] - woken[1] >= 0.19, "the next phone waits for the silent one's place"
+    assert woken[3] - woken[2] < 0.15, "and then the wave goes on at the pace of the others"
+    deadline = time.monotonic() + 5.0
+    while bus.under_way() and time.monotonic() < deadline:  # the last phone's run says drawn
+        time.sleep(0.01)
+    assert bus.expired == 1 and bus.under_way() == 0
+
+
+def test_the_run_that_made_the_change_is_left_to_finish_first():
+    held = threading.Event()
+    began: list[float] = []
+
+    def hold() -> None:
+        began.append(time.monotonic())
+        time.sleep(0.2)
+        held.set()
+
+    bus = RoomBus(hold=hold)
+    phones = Phones(bus, ROOM, 3)
+    bus.changed(ROOM)
+    assert bus.settled(5.0) and held.is_set()
+    assert phones.woken[0][1] - began[0] >= 0.19
+
+
+def test_changes_queue_as_waves_and_waving_says_which_room_is_being_woken():
+    bus = RoomBus(in_flight=1)
+    first = Phones(bus, ROOM, 5, run_s=0.05)
+    second = Phones(bus, OTHER, 2, run_s=0.0)
+    assert not bus.waving() and not bus.waving(ROOM)
+    bus.changed(ROOM)
+    bus.changed(OTHER)
+    assert bus.waving() and bus.waving(ROOM) and bus.waving(OTHER)  # OTHER's wave is queued
+    assert bus.settled(5.0)
+    assert not bus.waving() and not bus.waving(ROOM)
+    assert max(t for _, t in first.woken) < min(t for _, t in second.woken), "one wave after the other"
+
+
+def test_a_session_that_is_gone_gives_its_place_back_at_once():
+    bus = RoomBus(in_flight=1, slot_s=5.0)
+    bus.listen(ROOM, "gone", lambda: False)
+    phones = Phones(bus, ROOM, 2)
+    began = time.monotonic()
+    bus.changed(ROOM)
+    assert bus.settled(5.0) and time.monotonic() - began < 1.0
+    assert [i for i, _ in phones.woken] == [0, 1] and bus.listeners(ROOM) == 2
+
+
+def test_other_sessions_new_runs_wait_for_a_wave_the_teacher_never_does():
+    runs = RunRegistry()
+    waving = threading.Event()
+    runs.waves = waving.is_set
+    waving.set()
+    threading.Timer(0.2, waving.clear).start()
+    began = time.monotonic()
+    with runs.running():
+        waited = time.monotonic() - began
+    assert 0.18 <= waited < 1.0 and runs.held == 1
+    waving.set()
+    began = time.monotonic()
+    with runs.running(first=True):  # the teacher's run goes at once
+        assert time.monotonic() - began < 0.05
+    began = time.monotonic()
+    assert runs.wait_for_first(1.0, waves=False) == 0.0  # the bus's own hold never waits for waves
+    assert WAVE_WAIT_S - 0.05 <= runs.wait_for_first(1.0) < WAVE_WAIT_S + 0.5  # bounded
+    waving.clear()
+
+
+def test_a_phone_is_pending_until_its_wave_reaches_it():
+    """A phone's own poll leaves the change to the wave while `pending` (pages/ui/live_class.py
+    `poll`); once woken it is not, so a run of it cut short is repaired by its poll."""
+    bus = RoomBus(in_flight=1)
+    phones = Phones(bus, ROOM, 6, run_s=0.05)
+    bus.changed(ROOM)
+    assert bus.pending(ROOM, "p5") and not bus.pending(OTHER, "p5")
+    deadline = time.monotonic() + 5.0
+    while len(phones.woken) < 2 and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert not bus.pending(ROOM, "p0") and bus.pending(ROOM, "p5")
+    assert bus.settled(5.0) and not any(bus.pending(ROOM, f"p{i}") for i in range(6))
