@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import shlex
 import signal
 import socket
 import sys
@@ -102,7 +103,15 @@ def parse_args(argv: list[str]) -> argparse.Namespace:
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--matrix", action="store_true", help="run the whole load table (docs/performance.md)")
     ap.add_argument("--json", action="store_true", help="print one JSON document instead of tables")
+    ap.add_argument("--replicas", type=int, metavar="N",
+                    help="start a fresh local cluster of N replicas (tools.cluster: Redis, HAProxy) and "
+                         "drive it through its balancer instead of --url; stopped at the end")
+    ap.add_argument("--record", metavar="NAME",
+                    help="write the figures as the record docs/figures/NAME.json (tools/figures), from which "
+                         "the docs' tables are rendered")
     args = ap.parse_args(argv)
+    if args.replicas is not None and not 1 <= args.replicas <= 16:
+        raise UsageError("--replicas must lie in [1, 16]")
     if not 0 <= args.sessions <= MAX_SESSIONS or not 0 <= args.heavy <= MAX_HEAVY:
         raise UsageError(f"--sessions must lie in [0, {MAX_SESSIONS}] and --heavy in [0, {MAX_HEAVY}]")
     if not 0 <= args.class_students <= MAX_SESSIONS or not 1 <= args.class_steps <= 8 \
@@ -218,22 +227,78 @@ async def main_async(args: argparse.Namespace, base_url: str, port: int) -> dict
     return doc
 
 
+def _record(args: argparse.Namespace, argv: list[str], doc: dict[str, Any]) -> None:
+    """The run as the record `args.record` (tools/figures): its command without the output flags."""
+    from tools.figures import records
+
+    kept, skip = [], False
+    for a in argv:
+        if skip or a == "--json":
+            skip = False
+            continue
+        if a == "--record":
+            skip = True
+            continue
+        kept.append(a)
+    doc["seed"] = args.seed
+    machine = {**doc["machine"], "cpus": records.machine(doc["machine"]["reference_ms"])["cpus"]}
+    path = records.write(args.record, "tools.loadtest", "python -m tools.loadtest " + shlex.join(kept), doc,
+                         machine)
+    print(f"recorded {path.relative_to(records.ROOT)}", file=sys.stderr)
+
+
+def _quiet(pids: list[int], most_s: float = 60.0) -> None:
+    """Wait until the processes `pids` have used under 5 % of a core for a second (their warm-up done),
+    `most_s` at most."""
+    from tools.loadtest.unique_cost import cpu_seconds
+
+    deadline = time.monotonic() + most_s
+    before = sum(cpu_seconds(p) for p in pids)
+    while time.monotonic() < deadline:
+        time.sleep(1.0)
+        now = sum(cpu_seconds(p) for p in pids)
+        if now - before < 0.05:
+            return
+        before = now
+
+
+def _on_fresh_cluster(args: argparse.Namespace) -> dict[str, Any]:
+    """The run against a local cluster started for it (--replicas): its balancer, its cookie, the
+    replicas' PIDs; the cluster stopped afterwards."""
+    from tools.cluster.cluster import LocalCluster
+
+    with LocalCluster(replicas=args.replicas) as cluster:
+        args.via = args.via or cluster.cookie
+        args.pid = args.pid or [m.pid for m in cluster.members if m.pid is not None]
+        _quiet(args.pid)  # the replicas' own warm-up (server/startup.py) before the load
+        base_url, port = loopback_url(cluster.url)
+        doc = asyncio.run(main_async(args, base_url, port))
+        doc["replicas"] = args.replicas
+        return doc
+
+
 def _print_tasks() -> None:
     for task in asyncio.all_tasks():
         task.print_stack(limit=6, file=sys.stderr)
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
     try:
-        args = parse_args(sys.argv[1:] if argv is None else argv)
-        base_url, port = loopback_url(args.url)
-        doc = asyncio.run(main_async(args, base_url, port))
+        args = parse_args(argv)
+        if args.replicas:
+            doc = _on_fresh_cluster(args)
+        else:
+            base_url, port = loopback_url(args.url)
+            doc = asyncio.run(main_async(args, base_url, port))
     except UsageError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     except DisconnectedError as exc:
         print(f"error: cannot reach the server at {args.url}: {exc}", file=sys.stderr)
         return 1
+    if args.record:
+        _record(args, argv, doc)
     if args.json:
         print(json.dumps(doc, indent=1, default=float))
     else:

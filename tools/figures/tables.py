@@ -1,0 +1,130 @@
+"""The docs' tables, rendered from the records (tools/figures/records.py).
+
+A table sits in README.md or a file of docs/ between `<!-- figures: NAME -->` and `<!-- /figures -->`;
+`render_all()` replaces what is between with `TABLES[NAME](records)`: the rows, then one line naming
+the records they come from (commit, date, the machine's reference workload). A table whose records
+are missing renders as a line saying which are missing, so a test fails rather than a figure staying.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any
+
+from tools.figures.records import ROOT, Record, load_all
+
+MARK_RE = re.compile(r"(<!-- figures: ([a-z0-9-]+) -->\n)(.*?)(<!-- /figures -->)", re.S)
+DOCS = (ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")))
+
+
+# ---------------------------------------------------------------- formatting
+
+
+def num(x: Any, digits: int = 2, unit: str = "") -> str:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "—"
+    return f"{x:,.{digits}f}{unit}"
+
+
+def pct(x: Any, digits: int = 1) -> str:
+    return "—" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{100 * x:.{digits}f} %"
+
+
+def mb(x: Any) -> str:
+    return "—" if not x else f"{x / 1e6:,.0f} MB"
+
+
+def table(head: list[str], rows: Iterable[list[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join("---" for _ in head) + "|"]
+    lines += ["| " + " | ".join(r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def sources(recs: Iterable[Record]) -> str:
+    parts = [f"`{r.name}` ({r.commit[:7]}{'+' if r.dirty else ''}, {r.date[:10]}, reference "
+             f"{num(r.machine.get('reference_ms'), 1)} ms)" for r in recs]
+    return "Records: " + "; ".join(parts) + "."
+
+
+def pick(records: dict[str, Record], prefix: str) -> list[Record]:
+    return [r for name, r in sorted(records.items()) if name.startswith(prefix)]
+
+
+# ---------------------------------------------------------------- the live class
+
+
+def _class_row(r: Record) -> list[str]:
+    v = r.values
+    c, light = v["class"], v["phases"][0]["light"]
+    reps = len(c.get("replicas") or {}) or 1
+    return [f"{reps} × {c['students']}", str(v.get("seed", "—")), pct(c["within_2s"]),
+            num(c["arrival_p95"], 2, " s"), num(c["arrival_max"], 2, " s"), num(c["count_lag_p95"], 2, " s"),
+            num(light["p95"], 2, " s"), mb(v["memory"]["peak"]),
+            f"{c['exceptions']} / {c['missed']}", num(r.machine.get("reference_ms"), 1)]
+
+
+CLASS_HEAD = ["replicas × phones", "seed", "phones within 2 s of the click", "p95", "slowest",
+              "projector's count lag p95", "30 other sessions' light p95", "RSS peak (all replicas)",
+              "exceptions / moves missed", "reference ms"]
+
+
+def class_runs(records: dict[str, Record]) -> str:
+    runs = pick(records, "class-")
+    return table(CLASS_HEAD, (_class_row(r) for r in runs)) + "\n\n" + sources(runs)
+
+
+def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
+    """A record that holds its own table (`values`: {"head": [...], "rows": [[...], ...]}), as it is:
+    what a tool measured in several runs and wrote out as rows (or figures carried over, each row
+    naming the command and commit that measured it)."""
+
+    def build(records: dict[str, Record]) -> str:
+        r = records[name]
+        return table(list(r.values["head"]), ([str(c) for c in row] for row in r.values["rows"])) + "\n\n" \
+            + sources([r]) + (f" {r.note}" if r.note else "")
+
+    return build
+
+
+TABLES: dict[str, Callable[[dict[str, Record]], str]] = {
+    "class-runs": class_runs,
+}
+
+
+# ---------------------------------------------------------------- rendering
+
+
+def render_text(text: str, records: dict[str, Record]) -> tuple[str, list[str]]:
+    """`text` with every table rendered anew; the names of the tables that changed."""
+    changed: list[str] = []
+
+    def one(m: re.Match[str]) -> str:
+        name = m.group(2)
+        build = TABLES.get(name) or (as_recorded(name) if name in records else None)
+        try:
+            body = build(records) if build else f"*No table or record named `{name}` (tools/figures).*"
+        except (KeyError, IndexError, TypeError) as exc:
+            body = f"*Table `{name}` cannot be rendered: {type(exc).__name__}: {exc}.*"
+        new = f"{m.group(1)}{body}\n{m.group(4)}"
+        if new != m.group(0):
+            changed.append(name)
+        return new
+
+    return MARK_RE.sub(one, text), changed
+
+
+def render_all(write: bool = True, docs: Iterable[Path] = DOCS) -> list[str]:
+    """Render every table in `docs`; the `file:table` names that differed (and were rewritten when
+    `write`)."""
+    records = load_all()
+    stale: list[str] = []
+    for path in docs:
+        text = path.read_text(encoding="utf-8")
+        new, changed = render_text(text, records)
+        stale += [f"{path.relative_to(ROOT)}:{name}" for name in changed]
+        if write and new != text:
+            path.write_text(new, encoding="utf-8")
+    return stale
