@@ -19,7 +19,7 @@ from pages.ui import class_follow, legacy_pages, live_class, nav, run_order, sid
 from pages.ui.i18n import current_lang, has, t
 from server.page_base import PageBase
 from server.room_auth import TeacherCookie
-from server.shared import JANITOR, RESULTS, RUNS
+from server.shared import JANITOR, RESULTS, ROOMS, RUNS
 from server.startup import lifespan
 from server.static_gzip import StaticGzip
 from server.stats import StatsEndpoint
@@ -115,7 +115,7 @@ def route(page: Callable[[], None] | None = None) -> None:
 
 LIFESPAN = lifespan(FIRST_MODULES, at_start=(warm_up_kernels,))
 MIDDLEWARE = [Middleware(StaticGzip),
-              Middleware(StatsEndpoint, counters=RESULTS.counters,
+              Middleware(StatsEndpoint, counters=RESULTS.counters, waves=ROOMS.bus.stats,
                          base_url_path=st.get_option("server.baseUrlPath") or ""),
               Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
                          base_url_path=st.get_option("server.baseUrlPath") or ""),

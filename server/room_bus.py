@@ -25,11 +25,14 @@ import logging
 import re
 import threading
 import time
+from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 CHANNEL = "ase:v1:roomev"
-ROOM_RE = re.compile(rb"[0-9a-f]{32}")
+# what a change publishes: the room's digest and, after "@", when it was published (Unix seconds)
+CHANGE_RE = re.compile(rb"([0-9a-f]{32})(?:@(\d{1,12}\.\d{1,6}))?")
+WAVE_LOG = 64      # the last waves' timings kept for /_ase/stats (server/stats.py)
 IN_FLIGHT = 3      # woken runs under way at once in this process (one interpreter lock)
 SLOT_S = 0.5       # a woken session that has not said `drawn` within this long frees its place
 LOG = logging.getLogger("server.room_bus")
@@ -48,6 +51,7 @@ class RoomBus:
         self._freed = threading.Condition(self._lock)
         self._under_way: dict[tuple[str, str], float] = {}  # (room, who) woken → when its place frees
         self._waves: list[str] = []  # rooms changed, whose listeners are still to be woken
+        self._sent: list[float] = []  # when each of those changes was made (Unix seconds)
         self._waker: threading.Thread | None = None
         self._waving = False
         self._current: str | None = None  # the room whose wave is under way
@@ -58,6 +62,10 @@ class RoomBus:
         self._closed = threading.Event()
         self.woken = 0  # wakes delivered, for tests and the load figures
         self.expired = 0  # woken sessions that did not say `drawn` within `slot_s`
+        # Each wave's timings, the last WAVE_LOG of them (`stats`): how long the change took to arrive
+        # (Redis), the teacher's run held it, the wakes took to go out, the woken runs to draw.
+        self.log: deque[dict[str, Any]] = deque(maxlen=WAVE_LOG)
+        self._open: dict[str, dict[str, Any]] = {}  # room → its latest wave, which `drawn` completes
 
     def listen(self, room: str, who: str, wake: Callable[[], bool]) -> None:
         """Call `wake()` whenever `room` changes, until it answers False or `forget(room, who)`."""
@@ -74,6 +82,7 @@ class RoomBus:
         """Forget every listener of `room` (it ended or expired: nothing will wake them again)."""
         with self._lock:
             self._listeners.pop(room, None)
+            self._open.pop(room, None)
 
     def rooms(self) -> int:
         """Rooms with listeners kept (for tests: an expired room's are dropped)."""
@@ -95,15 +104,29 @@ class RoomBus:
             self._wake(room)
             return
         try:
-            self._publisher().publish(CHANNEL, room.encode("ascii"))
+            self._publisher().publish(CHANNEL, f"{room}@{time.time():.6f}".encode("ascii"))
         except Exception as exc:  # unreachable: the phones' slow poll finds the change
             LOG.warning("room change not published (%s: %s)", type(exc).__name__, exc)
 
-    def drawn(self, room: str, who: str) -> None:
-        """`who`'s run has drawn `room` as it is now: the place its wake held is free."""
+    def drawn(self, room: str, who: str, cpu_s: float | None = None) -> None:
+        """`who`'s run has drawn `room` as it is now: the place its wake held is free. `cpu_s`, the
+        run's own CPU seconds, goes into the wave's timings."""
         with self._lock:
             if self._under_way.pop((room, who), None) is not None:
                 self._freed.notify_all()
+                wave = self._open.get(room)
+                if wave is not None:
+                    wave["drawn"] += 1
+                    wave["last_drawn_s"] = round(time.monotonic() - wave["_t0"], 3)
+                    if cpu_s is not None:
+                        wave["run_cpu_ms"].append(round(1000 * cpu_s, 2))
+
+    def stats(self) -> dict[str, Any]:
+        """The wakes so far and the last waves' timings (seconds; the woken runs' CPU in ms), for
+        /_ase/stats: what a move costs this process (docs/live-class.md)."""
+        with self._lock:
+            waves = [{k: v for k, v in w.items() if not k.startswith("_")} for w in self.log]
+        return {"woken": self.woken, "expired": self.expired, "waves": waves}
 
     def under_way(self) -> int:
         """Woken runs that have not drawn yet (and whose place has not expired)."""
@@ -150,13 +173,14 @@ class RoomBus:
         with self._freed:
             return self._freed.wait_for(lambda: not self._waves and not self._waving, timeout=timeout_s)
 
-    def _wake(self, room: str) -> None:
+    def _wake(self, room: str, sent: float | None = None) -> None:
         """Queue a wave for `room`: one thread wakes the waves in the order of their changes, off the
         caller's thread (the teacher's run, or the Redis listener, goes on at once)."""
         with self._lock:
             if not self._listeners.get(room):
                 return
             self._waves.append(room)
+            self._sent.append(sent if sent is not None else time.time())
             if self._waker is None or not self._waker.is_alive():
                 self._waker = threading.Thread(target=self._wake_waves, name="room waves", daemon=True)
                 self._waker.start()
@@ -168,14 +192,23 @@ class RoomBus:
                     self._waker, self._waving, self._current = None, False, None
                     self._freed.notify_all()
                     return
-                room = self._waves.pop(0)
+                room, sent = self._waves.pop(0), self._sent.pop(0)
                 self._waving, self._current = True, room
                 targets = list(self._listeners.get(room, {}).items())
-            self._wake_in_order(room, targets)
+                wave = {"_t0": time.monotonic(), "at": round(time.time(), 3), "listeners": len(targets),
+                        "arrived_s": round(max(0.0, time.time() - sent), 4), "hold_s": 0.0, "woken_s": 0.0,
+                        "last_drawn_s": None, "drawn": 0, "run_cpu_ms": []}
+                self._open[room] = wave
+                self.log.append(wave)
+            self._wake_in_order(room, targets, wave)
 
-    def _wake_in_order(self, room: str, targets: list[tuple[str, Callable[[], bool]]]) -> None:
+    def _wake_in_order(self, room: str, targets: list[tuple[str, Callable[[], bool]]],
+                       wave: dict[str, Any] | None = None) -> None:
+        began = time.monotonic()
         if self.hold is not None:
             self.hold()
+        if wave is not None:
+            wave["hold_s"] = round(time.monotonic() - began, 3)
         gone = []
         with self._lock:
             self._remaining = {who for who, _ in targets}
@@ -193,6 +226,8 @@ class RoomBus:
             else:
                 gone.append(who)
                 self.drawn(room, who)
+        if wave is not None:
+            wave["woken_s"] = round(time.monotonic() - began, 3)
         if gone:
             with self._lock:
                 mine = self._listeners.get(room, {})
@@ -230,8 +265,11 @@ class RoomBus:
                 wait_s = FIRST_RETRY_S
                 while not self._closed.is_set():
                     msg = pubsub.get_message(timeout=1.0)
-                    if msg and isinstance(msg.get("data"), bytes) and ROOM_RE.fullmatch(msg["data"]):
-                        self._wake(msg["data"].decode("ascii"))
+                    found = CHANGE_RE.fullmatch(msg["data"]) if msg and isinstance(msg.get("data"), bytes) \
+                        else None
+                    if found:
+                        sent = float(found.group(2)) if found.group(2) else None
+                        self._wake(found.group(1).decode("ascii"), sent)
                 pubsub.close()
             except Exception as exc:
                 if self._closed.is_set():

@@ -25,12 +25,12 @@ def woken_whole() -> bool:
     return bool(st.session_state.pop(WHOLE, False))
 
 
-def drawn(code: str) -> None:
+def drawn(code: str, cpu_s: float | None = None) -> None:
     """This session's run has drawn room `code` as it is now: the room's bus may wake the next
-    session (server/room_bus.py)."""
+    session (server/room_bus.py); `cpu_s`, the run's CPU seconds, joins the wave's timings."""
     sid = wake.session_id()
     if sid is not None and valid_code(code):
-        ROOMS.bus.drawn(room_digest(code), sid)
+        ROOMS.bus.drawn(room_digest(code), sid, cpu_s)
 
 
 def follow(code: str, seen: int, every: float = FOLLOW_POLL_S) -> None:

@@ -4,6 +4,7 @@ step inside one fragment that the room's wake reruns alone, with what changes at
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import streamlit as st
@@ -37,6 +38,7 @@ def phone_view(draw: Callable[[ClassView], None], first: ClassView) -> None:
 
     @st.fragment
     def view() -> None:
+        began = time.thread_time()  # this run's own CPU, for the wave's timings
         try:
             cls = ss.pop(PRE, None) or resolve()
             if cls.role != "student" or bool(cls.room and cls.room.free) != ss.get(FREE_DRAWN):
@@ -47,7 +49,7 @@ def phone_view(draw: Callable[[ClassView], None], first: ClassView) -> None:
             ss[VERSION_DRAWN] = cls.room.version if cls.room else -1
             url_state.sync_url()  # the step the room moved to, in this phone's link
         finally:
-            drawn(ss.get("class_code") or "")
+            drawn(ss.get("class_code") or "", time.thread_time() - began)
 
     view()
 

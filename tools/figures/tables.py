@@ -76,6 +76,49 @@ def class_runs(records: dict[str, Record]) -> str:
     return table(CLASS_HEAD, (_class_row(r) for r in runs)) + "\n\n" + sources(runs)
 
 
+def _median(xs: list[float]) -> float | None:
+    xs = sorted(x for x in xs if x is not None)
+    return xs[len(xs) // 2] if xs else None
+
+
+def _p95(xs: list[float]) -> float | None:
+    xs = sorted(x for x in xs if x is not None)
+    return xs[min(len(xs) - 1, round(0.95 * (len(xs) - 1)))] if xs else None
+
+
+def move_breakdown(records: dict[str, Record]) -> str:
+    """Where a move's time goes, from the largest class run that has the replicas' own timings
+    (`servers`: the room bus's waves and each replica's CPU, tools/loadtest --replicas)."""
+    runs = [r for r in pick(records, "class-") if r.values.get("servers")]
+    if not runs:
+        return "*No class run with the replicas' timings yet: `python -m tools.loadtest --replicas 2 …`.*"
+    r = max(runs, key=lambda x: (x.values["class"]["students"], x.name))
+    c, rows = r.values["class"], []
+    for name, srv in sorted(r.values["servers"].items()):
+        waves = [w for w in (srv.get("bus") or {}).get("waves", []) if w.get("listeners", 0) > 1]
+        cpu = [x for w in waves for x in w.get("run_cpu_ms", [])]
+        per = [w["last_drawn_s"] / w["listeners"] for w in waves if w.get("last_drawn_s")]
+        rows.append([name, str(round(sum(w["listeners"] for w in waves) / max(1, len(waves)))),
+                     num(_median([w["arrived_s"] for w in waves]), 3, " s"),
+                     num(_median([w["hold_s"] for w in waves]), 2, " s"),
+                     f"{num(_median([w['woken_s'] for w in waves]), 2, ' s')} / "
+                     f"{num(_p95([w['woken_s'] for w in waves]), 2, ' s')}",
+                     f"{num(_median([w['last_drawn_s'] for w in waves]), 2, ' s')} / "
+                     f"{num(_p95([w['last_drawn_s'] for w in waves]), 2, ' s')}",
+                     num(1000 * (_median(per) or float("nan")), 1, " ms"),
+                     f"{num(_median(cpu), 1, ' ms')} / {num(_p95(cpu), 1, ' ms')}",
+                     pct(srv["event_loop_cpu_s"] / srv["cpu_s"] if srv.get("cpu_s") else None, 0)])
+    head = ["replica", "phones woken per move", "the change's arrival (Redis pub/sub), median",
+            "the teacher's run first (hold), median", "wake schedule: first to last wake, median / p95",
+            "the wave: the change to its last phone drawn, median / p95", "per phone (wave ÷ phones)",
+            "a woken phone's run, CPU median / p95", "the event loop's share of the CPU (websocket sends)"]
+    after = (f"The teacher's own run (the projector shows the move) p50 {num(c['projector_p50'], 2, ' s')}; "
+             f"the projector's 1-s poll: its count p95 {num(c['count_lag_p95'], 2, ' s')} after an answer; "
+             f"answers arriving within 2 s of a question's change: {c.get('answers_in_waves', '—')} of "
+             f"{c['answers']}.")
+    return table(head, rows) + "\n\n" + after + "\n\n" + sources([r])
+
+
 def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
     """A record that holds its own table (`values`: {"head": [...], "rows": [[...], ...]}), as it is:
     what a tool measured in several runs and wrote out as rows (or figures carried over, each row
@@ -91,6 +134,7 @@ def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
 
 TABLES: dict[str, Callable[[dict[str, Record]], str]] = {
     "class-runs": class_runs,
+    "move-breakdown": move_breakdown,
 }
 
 

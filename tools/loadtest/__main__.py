@@ -18,6 +18,7 @@ import argparse
 import asyncio
 import ipaddress
 import json
+import os
 import shlex
 import signal
 import socket
@@ -272,9 +273,42 @@ def _on_fresh_cluster(args: argparse.Namespace) -> dict[str, Any]:
         args.pid = args.pid or [m.pid for m in cluster.members if m.pid is not None]
         _quiet(args.pid)  # the replicas' own warm-up (server/startup.py) before the load
         base_url, port = loopback_url(cluster.url)
+        before = {m.name: _cpu_split(m.pid) for m in cluster.members if m.pid is not None}
         doc = asyncio.run(main_async(args, base_url, port))
         doc["replicas"] = args.replicas
+        doc["servers"] = {}
+        for m in cluster.members:
+            if m.pid is None or m.name not in before:
+                continue
+            total, loop = (b - a for a, b in zip(before[m.name], _cpu_split(m.pid), strict=True))
+            doc["servers"][m.name] = {"cpu_s": round(total, 2), "event_loop_cpu_s": round(loop, 2),
+                                      "bus": _stats(m.url).get("bus")}
         return doc
+
+
+def _cpu_split(pid: int) -> tuple[float, float]:
+    """(CPU seconds of process `pid`, of its main thread alone): the main thread runs the server's
+    event loop (sending every message), the others the sessions' scripts."""
+    from tools.loadtest.unique_cost import cpu_seconds
+
+    try:
+        with open(f"/proc/{pid}/task/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        main = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        main = float("nan")
+    return cpu_seconds(pid), main
+
+
+def _stats(url: str) -> dict[str, Any]:
+    """A replica's /_ase/stats (server/stats.py), {} where it cannot be read."""
+    import urllib.request
+
+    try:
+        with urllib.request.urlopen(f"{url}/_ase/stats", timeout=10) as answer:
+            return json.loads(answer.read())
+    except (OSError, ValueError):
+        return {}
 
 
 def _print_tasks() -> None:

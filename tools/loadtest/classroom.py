@@ -332,6 +332,9 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
             sum(d <= 2.0 for d in after_projector) / expected if expected else float("nan"),
         "after_projector_p95": percentile(after_projector, 95),
         "answers": len(rec.answers), "count_lag_p95": percentile(lags, 95),
+        # answers sent within 2 s of a move that changed the phones' question: they compete with its wave
+        "answers_in_waves": sum(any(0 <= at - m.at <= 2.0 and m.kind in ("step", "vote2") for m in rec.moves)
+                                for at, *_ in rec.answers),
         "count_lag_max": max(lags, default=float("nan")), "count_lags": len(lags),
         "count_superseded": superseded,
         "runs": {k: {"runs": len(v), "p50": percentile([r.seconds for r in v], 50),
