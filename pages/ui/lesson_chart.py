@@ -29,6 +29,7 @@ SERIES_COLOURS = {"measured": VERMILLION, "measured_double": VERMILLION, "theory
 # The measured series' markers: the second channel beside colour (a grayscale print, a washed-out
 # projector or a colour-blind student still tells the series apart); references are dashed lines.
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge", "stroke")
+REFERENCE_DASHES = ((6, 4), (2, 3), (10, 3, 2, 3), (4, 2), (1, 4))  # one per reference line
 # Line widths and type (px): as on a laptop, and in projector mode (lines at least 3 px).
 STYLE = {False: {"line": 3, "reference": 2, "point": 60, "axis": 11, "title": 12, "legend": 12},
          True: {"line": 5, "reference": 3, "point": 140, "axis": 16, "title": 18, "legend": 17}}
@@ -85,8 +86,14 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
         .encode(shape=shape),
     ]
     # references last, so a measurement lying on its theory leaves the theory visible
-    layers.append(base.transform_filter("datum.reference").mark_line(strokeDash=[6, 4],
-                                                                     strokeWidth=px["reference"]))
+    # each reference its own dash as well as its colour (several candidates share a chart before
+    # the reveal); the dash scale names every label, so its legend merges with the colour's
+    dashes = [[1, 0] if n not in REFERENCE_SERIES else list(REFERENCE_DASHES[i % len(REFERENCE_DASHES)])
+              for i, n in enumerate(order)]
+    dash = alt.StrokeDash("label:N", title=None, legend=legend,
+                          scale=alt.Scale(domain=[labels[n] for n in order], range=dashes))
+    layers.append(base.transform_filter("datum.reference").mark_line(strokeWidth=px["reference"])
+                  .encode(strokeDash=dash))
     if chart["current"] is not None:
         here = pd.DataFrame({"x": [chart["current"]]})
         rule = alt.Chart(here).mark_rule(color="#555555", strokeDash=[2, 3], strokeWidth=px["reference"])
