@@ -89,8 +89,8 @@ class Courtesy:
     run or wait, at most `step` s at a time and only while the job has yielded less than `share`
     times the time it has worked: a heavy job keeps at least 1 / (1 + share) of its own speed.
     On two cores a training run would otherwise hold one of them while thirty students move
-    sliders (30 sessions + 3 heavy, same moves: light p95 5.95 s without, 3.36 s with;
-    docs/hosting.md). Returns the seconds it waited.
+    sliders (what it earned: docs/hosting.md#sharing-work-between-sessions). Returns the seconds it
+    waited.
     """
 
     def __init__(self, light: Gate, share: float = YIELD_SHARE, step: float = YIELD_STEP_S,

@@ -2,9 +2,9 @@
 pages handed back after each computation, and a janitor that cleans up once the server is quiet.
 
 - `configure_allocator()` (once per process, by server.shared): glibc's allocator gets at most two
-  arenas, and arrays of 256 kB or more their own pages, returned to the system when freed. 30
-  sessions on 2 cores: peak RSS 1,166 → 677 MB, and 60 s after they closed 1,090 → 578 MB
-  (docs/hosting.md).
+  arenas, and arrays of 256 kB or more their own pages, returned to the system when freed, so
+  threads that free large arrays do not leave the heap holding them (what it earned:
+  docs/hosting.md#memory).
 - `MemoryTrim`: glibc's malloc_trim, at most once every few seconds, after a computation, so a
   class that has left does not leave the server holding its peak.
 - `freeze_libraries()`: the libraries' objects moved out of the garbage collector's walks as the
@@ -71,8 +71,8 @@ def configure_allocator(libc: Any = None) -> dict[str, bool]:
     """Set glibc's arena count, mmap and trim thresholds (see ARENA_MAX); which calls took effect.
 
     Process-wide and the same for every session, so it is done once, before the sessions' threads
-    allocate much; nothing where there is no glibc. Measured with 30 sessions on 2 cores: peak RSS
-    1,166 → 677 MB, and 60 s after they closed 1,090 → 578 MB (docs/hosting.md).
+    allocate much; nothing where there is no glibc. What it earned (with the trim and the janitor):
+    docs/hosting.md#memory.
     """
     if libc is None:
         try:
@@ -94,8 +94,8 @@ def freeze_libraries() -> int:
     object while holding the interpreter lock, and frozen, the libraries' few hundred thousand
     objects (which live as long as the process) are no longer walked. Never later: what is frozen is
     never collected, so a session's objects frozen with them would never be freed (a closed session
-    is a cycle). A fresh server's first page, three alternating rounds of `tools.page_timing`:
-    medians 0.2–0.7 s sooner in 7 of 8 page × viewport cells, the mean 5.54 → 5.13 s (docs/hosting.md).
+    is a cycle). It saves a fresh server's first pages their full collections (what it earned:
+    docs/hosting.md#memory).
     """
     gc.collect()
     gc.freeze()

@@ -1,13 +1,12 @@
 """A link to one of the app's pages connects to the server at the first try.
 
-Streamlit's frontend, opened at a page's URL (`/saturation?lang=zh`), cannot tell whether
-`saturation` is a page or the path the server is mounted under. It asks
-`/saturation/_stcore/health` first, is answered 404, waits 100 ms, and only then asks
-`/_stcore/health` and opens its websocket: every link but the root's paid that before its session
-started (the second try came 140–160 ms after the first on this machine: the retry delay and a
-round trip). The frontend takes the server's base URL from `window.__streamlit.BACKEND_BASE_URL`
-where the page defines it (the global through which hosts that embed Streamlit configure it), and
-then asks only there.
+Streamlit's frontend, opened at a page's URL (`/saturation?lang=zh`), cannot tell whether `saturation` is
+a page or the path the server is mounted under. It asks `/saturation/_stcore/health` first, is answered
+404, waits 100 ms, and only then asks `/_stcore/health` and opens its websocket: every link but the
+root's paid that before its session started (the retry delay and a round trip; what it cost:
+docs/hosting.md#sending-the-apps-code). The frontend takes the server's base URL from
+`window.__streamlit.BACKEND_BASE_URL` where the page defines it (the global through which hosts that
+embed Streamlit configure it), and then asks only there.
 
 `PageBase` adds to the HTML Streamlit answers for one of the app's pages a one-line script that sets
 it: the page's own URL without its last segment, computed in the browser, so it also holds behind a

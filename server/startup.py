@@ -5,17 +5,17 @@ server starts:
 
 - passwords masked in every log line (`server.log_mask.install`, once per process);
 - `no_delay_on_listeners()`: the listening sockets send without Nagle's delay, which every
-  connection they accept inherits (a reused connection waited ~40 ms for the browser's delayed ACK
-  on each of the app's hundred code files; docs/hosting.md);
-- a `WarmUp`: on a fresh server the first page would pay its libraries' imports on top of its own
-  work, so the modules every page imports (app.py's `FIRST_MODULES`) load in a background thread from
-  the start, while the browser loads the app's code (a fresh server's first precision page 3.26 →
-  2.82 s when it came). Then, while no session has run yet, those objects are frozen out of the
-  garbage collector's walks (`server.memory.freeze_libraries`; never once a session has run, whose
-  objects would be frozen with them for good). torch (about a second) loads only once the server has
-  served a page and then been quiet for `TORCH_QUIET_S`, so that it does not compete for the
-  interpreter with a page that does not need it; a view that needs it sooner imports it from its own
-  script. What each of these gains: docs/hosting.md.
+  connection they accept inherits (a reused connection waited for the browser's delayed ACK on each
+  of the app's hundred code files; what it earned: docs/hosting.md#sending-the-apps-code);
+- a `WarmUp`: on a fresh server the first page would pay its libraries' imports on top of its own work,
+  so the modules every page imports (app.py's `FIRST_MODULES`) load in a background thread from the
+  start, while the browser loads the app's code (what it earned: docs/hosting.md#starting). Then, while
+  no session has run yet, those objects are frozen out of the garbage collector's walks
+  (`server.memory.freeze_libraries`; never once a session has run, whose objects would be frozen with
+  them for good). torch (about a second) loads only once the server has served a page and then been quiet
+  for `TORCH_QUIET_S`, so that it does not compete for the interpreter with a page that does not need it;
+  a view that needs it sooner imports it from its own script. What each of these gains:
+  docs/hosting.md#starting.
 
 Nothing here imports Streamlit.
 """
@@ -42,12 +42,12 @@ TORCH_QUIET_S = 1.5  # torch waits until a page has run and none has for this lo
 def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
     """Set TCP_NODELAY on every listening TCP socket of this process; return how many.
 
-    Streamlit binds its listening socket itself, as `socket.socket(family)`, whose protocol number
-    is 0, and asyncio disables Nagle's algorithm only on sockets whose protocol is IPPROTO_TCP. So
-    on every connection after a response's first write (its headers) the body waited for the
-    browser's delayed ACK: about 40 ms per file on a reused connection, for each of the hundred
-    files of the app's code. On Linux a connection takes its listener's TCP_NODELAY as it is
-    established (tests/test_startup.py); elsewhere, where it does not, nothing is lost.
+    Streamlit binds its listening socket itself, as `socket.socket(family)`, whose protocol number is 0,
+    and asyncio disables Nagle's algorithm only on sockets whose protocol is IPPROTO_TCP. So on every
+    connection after a response's first write (its headers) the body waited for the browser's delayed
+    ACK, on a reused connection, for each of the hundred files of the app's code (what that cost:
+    docs/hosting.md#sending-the-apps-code). On Linux a connection takes its listener's TCP_NODELAY as it
+    is established (tests/test_startup.py); elsewhere, where it does not, nothing is lost.
     Where `fd_dir` cannot be listed nothing is changed (0)."""
     try:
         fds = [int(name) for name in os.listdir(fd_dir) if name.isdigit()]

@@ -1,14 +1,14 @@
 """Streamlit's own code (its static files), sent gzip-compressed, each compressed once per server.
 
-A new tab downloads about 3.6 MB of JavaScript and CSS from `/static/` (a default view, about 110
-files). Streamlit sends them uncompressed on purpose: its gzip middleware would compress every
-response anew, a recurring CPU cost on the one interpreter, and it expects a proxy in front to
-compress. A class on one Wi-Fi with the app served straight from `streamlit run` then pulls
-3.6 MB per phone. `StaticGzip` compresses each file the first time a browser asks for it
-(level 9, in a worker thread), keeps the result (about 1 MB for every file a page uses), and sends
-it to every later browser that accepts gzip, with the same long-lived caching as Streamlit's own
-answer. Anything else — another path, a file it does not know, a browser that does not accept
-gzip, a byte range — goes to Streamlit unchanged.
+A new tab downloads about a hundred files of JavaScript and CSS from `/static/`. Streamlit sends them
+uncompressed on purpose: its gzip middleware would compress every response anew, a recurring CPU cost on
+the one interpreter, and it expects a proxy in front to compress. A class on one Wi-Fi with the app
+served straight from `streamlit run` then pulls them uncompressed to every phone (what compressing them
+earned: docs/hosting.md#sending-the-apps-code). `StaticGzip` compresses each file the first time a
+browser asks for it (level 9, in a worker thread), keeps the result (about 1 MB for every file a page
+uses), and sends it to every later browser that accepts gzip, with the same long-lived caching as
+Streamlit's own answer. Anything else — another path, a file it does not know, a browser that does not
+accept gzip, a byte range — goes to Streamlit unchanged.
 
 Nothing here imports Streamlit: the package's static folder is found by its import spec.
 """

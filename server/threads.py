@@ -1,8 +1,8 @@
 """The numerical libraries' own thread pools at one thread each, for the whole server.
 
 Two light computations already run at once, one per core (server.gates); a second BLAS or OpenMP
-thread in each only spin-waits against the other's (30 sessions + 3 heavy: the light computations'
-wall time 55.5 → 38.9 s for the same moves, their time waiting for a slot 61.8 → 7.9 s).
+thread in each only spin-waits against the other's (what one thread each earned:
+docs/hosting.md#sharing-work-between-sessions).
 `configure_threads()` and `torch_threads_at_load()` run once per process (server.shared);
 `compute_threads()` before each computation, a no-op once SciPy's BLAS and torch are set.
 
