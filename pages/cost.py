@@ -17,7 +17,7 @@ from pages.ui.charts import HEIGHT, WIDTH, layered, show_chart
 from pages.ui.compute import run_when_asked
 from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import COLOUR_STYLES, OKABE_ITO, VERMILLION_TEXT, fmt_num
+from pages.ui.format import COLOUR_STYLES, OKABE_ITO, fmt_num
 from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table
 from pages.ui.notices import what_to_notice
@@ -40,6 +40,7 @@ SERIES_COLOURS = {"dot": OKABE_ITO[0], "additive": OKABE_ITO[1], "additive-naive
 SERIES_SHAPES = {s: COLOUR_STYLES[c.upper()][1] for s, c in SERIES_COLOURS.items()}
 
 
+CEILING_DASH = [2, 6]  # sparse dots: unlike any series' dash (format.DASHES)
 LEGEND = alt.Legend(orient="bottom", columns=2, labelLimit=230, symbolStrokeWidth=3)
 
 
@@ -128,7 +129,8 @@ def ratio_chart(df: pd.DataFrame, values: list[int]) -> alt.LayerChart:
 def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerChart:
     """Achieved GFLOP/s per series vs n; the measured matmul peak (and datasheet FP32 on GPU) as rules;
     the tanh-bound ceiling of our additive implementation dashed."""
-    colour = alt.Color("label:N", title=None, scale=colour_scale(df), legend=LEGEND)
+    palette = colour_scale(df)
+    colour = alt.Color("label:N", title=None, scale=palette, legend=LEGEND)
     x = log2_x("n", t("cost.axis.n"), values)
     y = alt.Y("gflops_per_s:Q", title=t("cost.axis.gflops"), scale=alt.Scale(type="log"))
     tips = [alt.Tooltip("label:N", title=t("cost.legend.series")), alt.Tooltip("n:Q", title="n"),
@@ -136,12 +138,23 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
             alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.col.of_bound"), format=".3g"),
             alt.Tooltip("kind:N", title=t("cost.legend.kind"))]
     base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
-    lines = base.mark_line(strokeWidth=2)
+    # the lines' dashes set here (each colour's own, format.COLOUR_STYLES) with no legend of their
+    # own: the points' legend names the series, and the ceiling's dash keeps its own scale
+    dash_of = alt.Scale(domain=palette.domain,
+                        range=[list(COLOUR_STYLES[c.upper()][0]) for c in palette.range])
+    lines = base.mark_line(strokeWidth=2).encode(
+        strokeDash=alt.StrokeDash("label:N", scale=dash_of, legend=None))
     points = base.mark_point(filled=True, size=30)
-    additive = df[df["series"] == "additive"]
-    ceiling = alt.Chart(additive).mark_line(strokeDash=[6, 4], color=OKABE_ITO[1]).encode(
-        x=x, y=alt.Y("bound_gflops_per_s:Q"),
-        tooltip=[alt.Tooltip("bound_gflops_per_s:Q", title=t("cost.peak.ceiling"), format=".3g")])
+    # the ceiling named by a legend entry of its own (a dash), not a label on the plot: where the
+    # measured lines run depends on the machine, so a label there could be crossed by one
+    name = t("cost.peak.ceiling")
+    additive = df[df["series"] == "additive"].assign(ceiling=name)
+    dash = alt.StrokeDash("ceiling:N", title=None, scale=alt.Scale(domain=[name], range=[CEILING_DASH]),
+                          legend=alt.Legend(orient="bottom", labelLimit=230, symbolStrokeWidth=3,
+                                            symbolStrokeColor=OKABE_ITO[1], symbolType="stroke"))
+    ceiling = alt.Chart(additive).mark_line(color=OKABE_ITO[1]).encode(
+        x=x, y=alt.Y("bound_gflops_per_s:Q"), strokeDash=dash,
+        tooltip=[alt.Tooltip("bound_gflops_per_s:Q", title=name, format=".3g")])
     rules = [{"y": peak["gemm_flops_per_s"] / 1e9,
               "text": t("cost.peak.gemm", gflops=fmt_num(peak["gemm_flops_per_s"] / 1e9, 3),
                         n=peak["gemm_size"])}]
@@ -153,12 +166,9 @@ def gflops_chart(df: pd.DataFrame, peak: dict, values: list[int]) -> alt.LayerCh
         y=alt.Y("y:Q"), tooltip=alt.Tooltip("text:N"))
     label = alt.Chart(rule_df).mark_text(align="left", dx=4, dy=-7, fontSize=11, color="#333333").encode(
         y=alt.Y("y:Q"), text=alt.Text("text:N"), x=alt.value(0))
-    ceiling_label = alt.Chart(additive.tail(1)).mark_text(
-        align="right", dx=-2, dy=12, fontSize=11, color=VERMILLION_TEXT).encode(
-        x=x, y=alt.Y("bound_gflops_per_s:Q"), text=alt.value(t("cost.peak.ceiling")))
     title = alt.TitleParams(t("cost.chart.gflops"), anchor="start", fontSize=14)
-    return layered(lines, points, ceiling, rule, label, ceiling_label).properties(
-        width=WIDTH, height=CHART_HEIGHT, title=title)
+    return layered(lines, points, ceiling, rule, label).properties(
+        width=WIDTH, height=CHART_HEIGHT, title=title).resolve_scale(strokeDash="independent")
 
 
 def labelled(rows: list[dict]) -> pd.DataFrame:

@@ -80,6 +80,11 @@ def stop_all(procs: Sequence[subprocess.Popen], grace: float = 15.0) -> list[int
             killed.append(proc.pid)
             signal_group(proc, signal.SIGKILL)
             proc.wait()
+    # a SIGKILL is delivered to the group's other members when each is next scheduled: on a busy
+    # machine one may still be alive just after its leader has been reaped
+    deadline = time.monotonic() + 5.0
+    while killed and any(group_members(pid) for pid in killed) and time.monotonic() < deadline:
+        time.sleep(0.05)
     return killed
 
 

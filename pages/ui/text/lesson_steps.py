@@ -94,7 +94,7 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "不缩放时，梯度先随 d_k 增大（c·‖k‖ ≈ √d_k），等 softmax 饱和后才崩塌。",
     },
     "lesson.gradients.takeaway": {
-        "en": "At n = {n} the unscaled median ‖∂L/∂q‖ is the larger one below d_k ≈ {cross} and the smaller one above it, where it falls far faster than note 003's 1/d_k: c·‖k‖ ≈ √d_k wins until J = diag(p) − ppᵀ collapses.",
+        "en": "Unscaled, the median ‖∂L/∂q‖ is the larger one below d_k ≈ {cross} (n = {n}), then falls far faster than note 003's 1/d_k: c·‖k‖ ≈ √d_k wins until J = diag(p) − ppᵀ collapses.",
         "zh": "n = {n} 时，d_k ≈ {cross} 以下不缩放的 ‖∂L/∂q‖ 中位数更大，以上则更小，并且下降得远比笔记 003 说的 1/d_k 快：在 J = diag(p) − ppᵀ 崩塌之前，c·‖k‖ ≈ √d_k 占上风。",
     },
     "lesson.gradients.takeaway_nocross": {
@@ -228,7 +228,7 @@ TEXT: dict[str, dict[str, str]] = {
         "zh": "无论 ‖q‖、‖k‖ 变成多大，QK-norm 和余弦注意力都能限制分数；上限为 50 的软截断挡不住饱和。",
     },
     "lesson.modern.takeaway": {
-        "en": "LN(αq) = LN(q) and cos(αq, αk) = cos(q, k): those scores do not depend on α (ViT-22B, Gemma 3; Swin V2). A cap of 50 (Gemma 2) clips only logits near 50, far beyond where the softmax has saturated.",
+        "en": "LN(αq) = LN(q), cos(αq, αk) = cos(q, k): those scores ignore α (ViT-22B, Gemma 3; Swin V2). A cap of 50 (Gemma 2) clips only logits near 50, long after the softmax saturated.",
         "zh": "LN(αq) = LN(q)，cos(αq, αk) = cos(q, k)：这些分数与 α 无关（ViT-22B、Gemma 3；Swin V2）。上限 50 的软截断（Gemma 2）只截掉接近 50 的 logit，而 softmax 早在那之前就饱和了。",
     },
     "lesson.modern.say": {
