@@ -52,6 +52,7 @@ class RoomBus:
         self._under_way: dict[tuple[str, str], float] = {}  # (room, who) woken → when its place frees
         self._waves: list[str] = []  # rooms changed, whose listeners are still to be woken
         self._sent: list[float] = []  # when each of those changes was made (Unix seconds)
+        self._last: list[dict[str, Callable[[], bool]] | None] = []  # a dropped room's last listeners
         self._waker: threading.Thread | None = None
         self._waving = False
         self._current: str | None = None  # the room whose wave is under way
@@ -79,10 +80,15 @@ class RoomBus:
             self._listeners.get(room, {}).pop(who, None)
 
     def drop(self, room: str) -> None:
-        """Forget every listener of `room` (it ended or expired: nothing will wake them again)."""
+        """`room` ended or expired: wake its listeners one last time (each then shows that the class
+        has ended) and forget them. A run that finds the room gone may come before the change's own
+        wave — the teacher's next run after *End the class*, while the change is still on its way
+        through Redis — and would otherwise leave this process's phones to their slow poll."""
         with self._lock:
-            self._listeners.pop(room, None)
+            last = self._listeners.pop(room, None)
             self._open.pop(room, None)
+            if last:
+                self._queue(room, time.time(), last)
 
     def rooms(self) -> int:
         """Rooms with listeners kept (for tests: an expired room's are dropped)."""
@@ -177,13 +183,18 @@ class RoomBus:
         """Queue a wave for `room`: one thread wakes the waves in the order of their changes, off the
         caller's thread (the teacher's run, or the Redis listener, goes on at once)."""
         with self._lock:
-            if not self._listeners.get(room):
-                return
-            self._waves.append(room)
-            self._sent.append(sent if sent is not None else time.time())
-            if self._waker is None or not self._waker.is_alive():
-                self._waker = threading.Thread(target=self._wake_waves, name="room waves", daemon=True)
-                self._waker.start()
+            if self._listeners.get(room):
+                self._queue(room, sent if sent is not None else time.time(), None)
+
+    def _queue(self, room: str, sent: float, last: dict[str, Callable[[], bool]] | None) -> None:
+        """Queue `room`'s wave (the lock held): its listeners when it goes out, or `last`, those of
+        a room just dropped."""
+        self._waves.append(room)
+        self._sent.append(sent)
+        self._last.append(last)
+        if self._waker is None or not self._waker.is_alive():
+            self._waker = threading.Thread(target=self._wake_waves, name="room waves", daemon=True)
+            self._waker.start()
 
     def _wake_waves(self) -> None:
         while True:
@@ -192,9 +203,9 @@ class RoomBus:
                     self._waker, self._waving, self._current = None, False, None
                     self._freed.notify_all()
                     return
-                room, sent = self._waves.pop(0), self._sent.pop(0)
+                room, sent, last = self._waves.pop(0), self._sent.pop(0), self._last.pop(0)
                 self._waving, self._current = True, room
-                targets = list(self._listeners.get(room, {}).items())
+                targets = list((last if last is not None else self._listeners.get(room, {})).items())
                 wave = {"_t0": time.monotonic(), "at": round(time.time(), 3), "listeners": len(targets),
                         "arrived_s": round(max(0.0, time.time() - sent), 4), "hold_s": 0.0, "woken_s": 0.0,
                         "last_drawn_s": None, "drawn": 0, "run_cpu_ms": []}

@@ -155,3 +155,18 @@ def test_a_phone_is_pending_until_its_wave_reaches_it():
         time.sleep(0.005)
     assert not bus.pending(ROOM, "p0") and bus.pending(ROOM, "p5")
     assert bus.settled(5.0) and not any(bus.pending(ROOM, f"p{i}") for i in range(6))
+
+
+def test_a_room_found_ended_wakes_its_phones_one_last_time_and_forgets_them():
+    """The end of a class: a run that reads the room as unknown drops it (server/rooms.py), on the
+    teacher's replica often before the change's own wave has come back through Redis; the drop
+    wakes the phones that were listening, so each shows "the class has ended" at once."""
+    bus = RoomBus()
+    phones = Phones(bus, ROOM, 5)
+    bus.drop(ROOM)
+    assert bus.settled(5.0)
+    assert sorted(i for i, _ in phones.woken) == list(range(5))
+    assert bus.rooms() == 0
+    bus.drop(ROOM)  # a second run finding it gone wakes no one again
+    bus.changed(ROOM)
+    assert bus.settled(5.0) and len(phones.woken) == 5
