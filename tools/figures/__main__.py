@@ -2,6 +2,7 @@
 
     python -m tools.figures record NAME -- python -m core bench --n 512 1024 --d 64 --json
     python -m tools.figures record NAME --text -- .venv/bin/python -m pytest -n 2 -m "not slow"
+    python -m tools.figures record NAME --json-file tests/artifacts/x.json -- .venv/bin/python -m pytest …
     python -m tools.figures render            # rewrite README.md's and docs/*.md's tables
     python -m tools.figures render --check    # exit 1, naming them, when a table differs
     python -m tools.figures list              # every record: name, tool, commit, date
@@ -36,6 +37,16 @@ def _record(args: argparse.Namespace) -> int:
     if args.text:
         lines = [ln for ln in (done.stdout + done.stderr).splitlines() if ln.strip()]
         values = {"seconds": round(seconds, 1), "exit": done.returncode, "tail": lines[-3:]}
+    elif args.json_file:  # a command (a test) that writes its figures to a file rather than printing them
+        if done.returncode != 0:
+            print(f"error: the command exited {done.returncode}: nothing recorded\n{done.stdout[-2000:]}",
+                  file=sys.stderr)
+            return 1
+        try:
+            values = json.loads(open(args.json_file, encoding="utf-8").read())
+        except (OSError, json.JSONDecodeError) as exc:
+            print(f"error: {args.json_file} holds no JSON ({exc}): nothing recorded", file=sys.stderr)
+            return 1
     else:
         if done.returncode != 0:
             print(f"error: the command exited {done.returncode}: nothing recorded\n{done.stderr[-2000:]}",
@@ -75,6 +86,8 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("name")
     rec.add_argument("--text", action="store_true", help="record wall time, exit status and last lines")
     rec.add_argument("--note", help="one line kept with the record")
+    rec.add_argument("--json-file", metavar="PATH",
+                     help="record the JSON the command wrote to PATH instead of its output")
     rec.add_argument("cmd", nargs=argparse.REMAINDER)
     ren = sub.add_parser("render", help="rewrite the docs' tables from the records")
     ren.add_argument("--check", action="store_true", help="write nothing; exit 1 where a table differs")

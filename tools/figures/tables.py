@@ -120,14 +120,23 @@ def move_breakdown(records: dict[str, Record]) -> str:
 
 
 def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
-    """A record that holds its own table (`values`: {"head": [...], "rows": [[...], ...]}), as it is:
-    what a tool measured in several runs and wrote out as rows (or figures carried over, each row
-    naming the command and commit that measured it)."""
+    """A record as it is: one that holds its own table (`values`: {"head": [...], "rows": [[...], ...]}:
+    what a tool measured in several runs and wrote out as rows, or figures carried over, each row
+    naming the command and commit that measured it); a command's wall time (`record --text`); or a
+    test's timings ({what: seconds}, `record --json-file`)."""
 
     def build(records: dict[str, Record]) -> str:
         r = records[name]
-        return table(list(r.values["head"]), ([str(c) for c in row] for row in r.values["rows"])) + "\n\n" \
-            + sources([r]) + (f" {r.note}" if r.note else "")
+        v = r.values
+        if "head" in v:
+            body = table(list(v["head"]), ([str(c) for c in row] for row in v["rows"]))
+        elif "seconds" in v and "tail" in v:  # `record --text`: a command's wall time and last line
+            body = table(["command", "wall time", "exit status", "its last line"],
+                         [[f"`{r.command}`", num(v["seconds"], 0, " s"), str(v["exit"]),
+                           (v["tail"] or [""])[-1].strip("= ")]])
+        else:  # {what: seconds}: a test's timings
+            body = table(["what", "seconds"], ([k.replace("_", " "), num(x, 2, " s")] for k, x in v.items()))
+        return body + "\n\n" + sources([r]) + (f" {r.note}" if r.note else "")
 
     return build
 
