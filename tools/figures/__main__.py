@@ -88,11 +88,15 @@ def main(argv: list[str] | None = None) -> int:
     rec.add_argument("--note", help="one line kept with the record")
     rec.add_argument("--json-file", metavar="PATH",
                      help="record the JSON the command wrote to PATH instead of its output")
-    rec.add_argument("cmd", nargs=argparse.REMAINDER)
+    rec.add_argument("cmd", nargs="*", help="the command, after --")
     ren = sub.add_parser("render", help="rewrite the docs' tables from the records")
     ren.add_argument("--check", action="store_true", help="write nothing; exit 1 where a table differs")
     sub.add_parser("list", help="every record")
-    args = ap.parse_args(argv)
+    argv = list(sys.argv[1:] if argv is None else argv)
+    cmd = argv[argv.index("--") + 1:] if "--" in argv else []  # the command recorded, as it is
+    args = ap.parse_args(argv[:argv.index("--")] if "--" in argv else argv)
+    if args.verb == "record":
+        args.cmd = cmd or args.cmd
     try:
         return {"record": _record, "render": _render, "list": _list}[args.verb](args)
     except ValueError as exc:
