@@ -92,7 +92,8 @@ def route(page: Callable[[], None] | None = None) -> None:
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     JANITOR.start()
-    with RUNS.running(first=live_class.teaching(), in_wave=class_follow.woken_whole()):
+    woken = class_follow.woken_whole()  # a phone's whole page, asked for by its woken step
+    with RUNS.running(first=live_class.teaching(), in_wave=bool(woken)):
         url_state.begin_run()
         sidebar.seed_language()
         sections = build_pages()
@@ -111,6 +112,8 @@ def route(page: Callable[[], None] | None = None) -> None:
             sidebar.show_notices()
             url_state.sync_url()
             url_state.end_run()
+            if woken:  # drawn: the room's bus may wake the next phone
+                class_follow.drawn(woken)
 
 
 LIFESPAN = lifespan(FIRST_MODULES, at_start=(warm_up_kernels,))

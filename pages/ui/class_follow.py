@@ -18,11 +18,13 @@ from server.shared import ROOMS
 WHOLE = "class_view_whole"  # a phone's view asked for the whole page
 
 
-def woken_whole() -> bool:
-    """Whether this run is the whole page a phone's view asked for when the room woke it (the class
-    ended, the phone was removed…): it is part of the room's wave, so it does not wait for that wave
-    as the other sessions' runs do (server/runs.py)."""
-    return bool(st.session_state.pop(WHOLE, False))
+def woken_whole() -> str:
+    """The room's code when this run is the whole page a phone's view asked for when the room woke
+    it (the class ended, the phone was removed…), else "": such a run is part of the room's wave, so
+    it does not wait for that wave as the other sessions' runs do (server/runs.py), and says `drawn`
+    when it ends (app.py)."""
+    code = st.session_state.pop(WHOLE, "")
+    return code if isinstance(code, str) else ""
 
 
 def drawn(code: str, cpu_s: float | None = None) -> None:

@@ -39,17 +39,21 @@ def phone_view(draw: Callable[[ClassView], None], first: ClassView) -> None:
     @st.fragment
     def view() -> None:
         began = time.thread_time()  # this run's own CPU, for the wave's timings
+        code, whole = ss.get("class_code") or "", False
         try:
             cls = ss.pop(PRE, None) or resolve()
             if cls.role != "student" or bool(cls.room and cls.room.free) != ss.get(FREE_DRAWN):
-                ss[WHOLE] = True  # the page this wake's run goes on with (`woken_whole`)
+                # the page this wake's run goes on with (`woken_whole`): that whole run says `drawn`
+                # when it ends, so the wave's pace holds for a change every phone redraws whole
+                ss[WHOLE], whole = code, True
                 st.rerun(scope="app")
             listen(cls.code)
             draw(cls)
             ss[VERSION_DRAWN] = cls.room.version if cls.room else -1
             url_state.sync_url()  # the step the room moved to, in this phone's link
         finally:
-            drawn(ss.get("class_code") or "", time.thread_time() - began)
+            if not whole:
+                drawn(code, time.thread_time() - began)
 
     view()
 

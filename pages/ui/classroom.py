@@ -75,7 +75,7 @@ _STYLE = """
 .st-key-lesson_claim h1 { font-size: clamp(1.25rem, 0.8rem + 1.45vw, 1.85rem); line-height: 1.25;
                           padding: 0 0 0.3rem 0; }
 .st-key-lesson_question p { font-size: 1.08rem; }
-.st-key-lesson_question h4 { font-size: 1.3rem; line-height: 1.35; }  /* the take-away: below the claim's size */
+.st-key-lesson_question h4 { font-size: 1.3rem; line-height: 1.35; }  /* the take-away */
 .st-key-ase_keys_box, .st-key-ase_teacher_key_box { display: none; }
 .st-key-lesson_qr img { max-width: 100%; max-height: 62vh; height: auto; width: auto; }
 </style>

@@ -72,7 +72,7 @@ CLASS_HEAD = ["replicas × phones", "seed", "phones within 2 s of the click", "p
 
 
 def class_runs(records: dict[str, Record]) -> str:
-    runs = pick(records, "class-")
+    runs = pick(records, "class-r")  # class-r<replicas>-p<phones>-s<seed>
     return table(CLASS_HEAD, (_class_row(r) for r in runs)) + "\n\n" + sources(runs)
 
 
@@ -89,7 +89,7 @@ def _p95(xs: list[float]) -> float | None:
 def move_breakdown(records: dict[str, Record]) -> str:
     """Where a move's time goes, from the largest class run that has the replicas' own timings
     (`servers`: the room bus's waves and each replica's CPU, tools/loadtest --replicas)."""
-    runs = [r for r in pick(records, "class-") if r.values.get("servers")]
+    runs = [r for r in pick(records, "class-r") if r.values.get("servers")]
     if not runs:
         return "*No class run with the replicas' timings yet: `python -m tools.loadtest --replicas 2 …`.*"
     r = max(runs, key=lambda x: (x.values["class"]["students"], x.name))
