@@ -9,7 +9,7 @@ import pandas as pd
 from core import lesson
 from pages.ui.charts import layered
 from pages.ui.figure import Figure, figure, figure_cache
-from pages.ui.format import OKABE_ITO, SCALE_COLOURS, scale_label
+from pages.ui.format import DASHES, OKABE_ITO, SCALE_COLOURS, scale_label
 from pages.ui.i18n import t
 from pages.ui.lesson_words import method_label
 
@@ -29,7 +29,7 @@ SERIES_COLOURS = {"measured": VERMILLION, "measured_double": VERMILLION, "theory
 # The measured series' markers: the second channel beside colour (a grayscale print, a washed-out
 # projector or a colour-blind student still tells the series apart); references are dashed lines.
 SHAPES = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down", "wedge", "stroke")
-REFERENCE_DASHES = ((6, 4), (2, 3), (10, 3, 2, 3), (4, 2), (1, 4))  # one per reference line
+REFERENCE_DASHES = ((2, 3), (10, 3, 2, 3), (4, 2), (1, 4), (12, 4))  # unlike the measured lines' DASHES
 # Line widths and type (px): as on a laptop, and in projector mode (lines at least 3 px).
 STYLE = {False: {"line": 3, "reference": 2, "point": 60, "axis": 11, "title": 12, "legend": 12},
          True: {"line": 5, "reference": 3, "point": 140, "axis": 16, "title": 18, "legend": 17}}
@@ -69,8 +69,12 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
                         symbolStrokeWidth=px["reference"])
     colour = alt.Color("label:N", title=None, scale=palette, legend=legend)
     measured = [labels[n] for n in order if n not in REFERENCE_SERIES]
-    shapes = [SHAPES[i % len(SHAPES)] for i in range(len(measured))]
-    shape = alt.Shape("label:N", title=None, legend=legend, scale=alt.Scale(domain=measured, range=shapes))
+    # every label in the shape scale, so the one legend shows a measured series' marker and a
+    # reference's line ("stroke"), not a default circle for the references
+    marks = iter(SHAPES[i % len(SHAPES)] for i in range(len(measured)))
+    shapes = ["stroke" if n in REFERENCE_SERIES else next(marks) for n in order]
+    shape = alt.Shape("label:N", title=None, legend=legend,
+                      scale=alt.Scale(domain=[labels[n] for n in order], range=shapes))
     ticks = sorted({r["x"] for r in chart["rows"]})
     x = alt.X("x:Q", title=t(f"lesson.axis.{chart['x']}"), scale=alt.Scale(type="log", base=2),
               axis=alt.Axis(values=ticks, format="~g", labelOverlap=True))
@@ -80,18 +84,21 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
     tips = [alt.Tooltip("label:N", title=t("lesson.legend")), alt.Tooltip("x:Q", format="~g"),
             alt.Tooltip("y:Q", format=".4g")]
     base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
+    # one dash per label, measured series and references alike, in one scale the layers share (so
+    # a line keeps its dash at the reveal) and whose legend merges with the colour's
+    kinds = iter(range(len(order)))
+    dashes = [list(REFERENCE_DASHES[i % len(REFERENCE_DASHES)]) if n in REFERENCE_SERIES
+              else list(DASHES[next(kinds) % len(DASHES)]) for i, n in enumerate(order)]
+    dash = alt.StrokeDash("label:N", title=None, legend=legend,
+                          scale=alt.Scale(domain=[labels[n] for n in order], range=dashes))
     layers = [] if not measured else [
-        base.transform_filter("!datum.reference").mark_line(strokeWidth=px["line"]),
+        base.transform_filter("!datum.reference").mark_line(strokeWidth=px["line"]).encode(strokeDash=dash),
         base.transform_filter("!datum.reference").mark_point(filled=True, size=px["point"])
         .encode(shape=shape),
     ]
     # references last, so a measurement lying on its theory leaves the theory visible
     # each reference its own dash as well as its colour (several candidates share a chart before
     # the reveal); the dash scale names every label, so its legend merges with the colour's
-    dashes = [[1, 0] if n not in REFERENCE_SERIES else list(REFERENCE_DASHES[i % len(REFERENCE_DASHES)])
-              for i, n in enumerate(order)]
-    dash = alt.StrokeDash("label:N", title=None, legend=legend,
-                          scale=alt.Scale(domain=[labels[n] for n in order], range=dashes))
     layers.append(base.transform_filter("datum.reference").mark_line(strokeWidth=px["reference"])
                   .encode(strokeDash=dash))
     if chart["current"] is not None:
