@@ -141,9 +141,29 @@ def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
     return build
 
 
+VARIANTS = {"baseline": "÷√d_k", "qk-norm": "+ QK-layernorm", "soft-cap": "+ soft-cap", "z-loss": "+ z-loss",
+            "sigma-reparam": "+ σReparam"}
+
+
+def stability_sweep(records: dict[str, Record]) -> str:
+    """The learning-rate sweep's time per curve (`python -m core stability --json`: its
+    params.variants_summary), wall and this thread's CPU seconds."""
+    r = records["stability-sweep"]
+    p = r.values["params"]
+    curves = p["variants_summary"]
+    rows = [[VARIANTS.get(v["variant"], v["variant"]), num(v["seconds"], 1, " s"),
+             num(v["cpu_seconds"], 1, " s")] for v in curves]
+    rows.append([f"whole sweep ({len(p['variants'])} × {len(p['lrs'])} runs × {p['steps']} steps)",
+                 num(p["seconds_total"], 1, " s"), num(sum(v["cpu_seconds"] for v in curves), 1, " s")])
+    load = r.machine.get("load_before")
+    return table(["curve", "wall", "CPU"], rows) + "\n\n" + sources([r]) + \
+        (f" Load average before: {load}." if load is not None else "")
+
+
 TABLES: dict[str, Callable[[dict[str, Record]], str]] = {
     "class-runs": class_runs,
     "move-breakdown": move_breakdown,
+    "stability-sweep": stability_sweep,
 }
 
 
