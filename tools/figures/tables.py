@@ -141,6 +141,37 @@ def as_recorded(name: str) -> Callable[[dict[str, Record]], str]:
     return build
 
 
+def class_capacity(records: dict[str, Record]) -> str:
+    """Phones per replica at which 95 % of the phones still show a move within 2 s of the click,
+    from the class runs (class-r<replicas>-p<phones>-s<seed>): measured for the replica counts run
+    here (the worst seed of each size decides), and on paper for 4 and 8 replicas at that many phones
+    each — a replica with a core of its own wakes only its own phones, so the phones it holds, not
+    the class's size, set its wave's length (docs/live-class.md, "Where a move's time goes")."""
+    runs = pick(records, "class-r")
+    sizes: dict[tuple[int, int], float] = {}
+    for r in runs:
+        c = r.values["class"]
+        key = (len(c.get("replicas") or {}) or 1, c["students"])
+        sizes[key] = min(sizes.get(key, 1.0), c["within_2s"])
+    rows, held = [], {}
+    for reps in sorted({k[0] for k in sizes}):
+        tried = sorted((n, w) for (k, n), w in sizes.items() if k == reps)
+        ok = [n for n, w in tried if w >= 0.95]
+        held[reps] = max(ok) / reps if ok else None
+        rows.append([str(reps), "measured", ", ".join(f"{n} → {pct(w, 0)}" for n, w in tried),
+                     num(held[reps], 0) if held[reps] else "fewer than the smallest run",
+                     str(round(held[reps] * reps)) if held[reps] else "—"])
+    per = min((v for v in held.values() if v), default=None)
+    for reps in (4, 8):
+        if per and reps not in held:
+            rows.append([str(reps), "on paper", "—", num(per, 0), str(round(per * reps))])
+    course = (f" A course of 600 phones in one class: {math.ceil(600 / per)} replicas, one core each."
+              if per else "")
+    return table(["replicas (a core each)", "how known", "phones tried → share within 2 s (worst seed)",
+                  "phones per replica that hold 95 % within 2 s", "a class of at most"], rows) + \
+        "\n\n" + sources(runs) + course
+
+
 VARIANTS = {"baseline": "÷√d_k", "qk-norm": "+ QK-layernorm", "soft-cap": "+ soft-cap", "z-loss": "+ z-loss",
             "sigma-reparam": "+ σReparam"}
 
@@ -164,6 +195,7 @@ TABLES: dict[str, Callable[[dict[str, Record]], str]] = {
     "class-runs": class_runs,
     "move-breakdown": move_breakdown,
     "stability-sweep": stability_sweep,
+    "class-capacity": class_capacity,
 }
 
 
