@@ -167,6 +167,18 @@ def class_capacity(records: dict[str, Record]) -> str:
             rows.append([str(reps), "on paper", "—", num(per, 0), str(round(per * reps))])
     course = (f" A course of 600 phones in one class: {math.ceil(600 / per)} replicas, one core each."
               if per else "")
+    peaks: dict[tuple[int, int], list[float]] = {}
+    for r in runs:
+        c = r.values["class"]
+        key = (len(c.get("replicas") or {}) or 1, c["students"])
+        peaks.setdefault(key, []).append(r.values["memory"]["peak"])
+    for reps in sorted({k[0] for k in peaks}):
+        ns = sorted(n for k, n in peaks if k == reps)
+        if len(ns) > 1 and ns[-1] > ns[0]:
+            lo, hi = _median(peaks[(reps, ns[0])]), _median(peaks[(reps, ns[-1])])
+            course += (f" A phone's session costs about {num((hi - lo) / (ns[-1] - ns[0]) / 1e6, 2)} MB: the"
+                       f" median RSS peak of all {reps} replicas at {ns[-1]} phones less that at {ns[0]},"
+                       f" over the {ns[-1] - ns[0]} phones between (the same 30 other sessions in both).")
     return table(["replicas (a core each)", "how known", "phones tried → share within 2 s (worst seed)",
                   "phones per replica that hold 95 % within 2 s", "a class of at most"], rows) + \
         "\n\n" + sources(runs) + course
