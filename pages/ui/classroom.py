@@ -84,8 +84,7 @@ _STYLE = f"""
 """
 _LOCKED_STYLE = f"""
 <style>
-{dom.SIDEBAR}, {dom.SIDEBAR_COLLAPSED_CONTROL},
-{dom.EXPAND_SIDEBAR_BUTTON} {{ display: none !important; }}
+{dom.SIDEBAR}, {dom.EXPAND_SIDEBAR_BUTTON} {{ display: none !important; }}
 </style>
 """
 

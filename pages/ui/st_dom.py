@@ -27,8 +27,6 @@ SIDEBAR = '[data-testid="stSidebar"]'
 SIDEBAR_CONTENT = '[data-testid="stSidebarContent"]'
 # The button that opens a collapsed sidebar: hidden in the locked view, so students cannot open it.
 EXPAND_SIDEBAR_BUTTON = '[data-testid="stExpandSidebarButton"]'
-# The toggle of a collapsed sidebar in older Streamlit releases: hidden in the locked view.
-SIDEBAR_COLLAPSED_CONTROL = '[data-testid="stSidebarCollapsedControl"]'
 # The box of every element: a screen-reader-only element's box is taken out of the page's flow.
 ELEMENT = '[data-testid="stElementContainer"]'
 # st.columns' row: a metric in it keeps a minimum width, so a phone shows two per line.
