@@ -34,6 +34,7 @@ from streamlit.testing.v1 import AppTest
 
 from pages.ui import run_order, st_dom
 from server import st_internals
+from server.static_gzip import streamlit_static_dir
 
 ROOT = Path(__file__).resolve().parents[1]
 CHECKED = "1.67.0"
@@ -195,14 +196,19 @@ def test_the_patch_is_installed_once_by_the_explicit_install(monkeypatch):
 @cache
 def bundle() -> str:
     """Every script of the frontend Streamlit serves, as one text."""
-    js = Path(streamlit.__file__).parent / "static" / "static" / "js"
+    static = streamlit_static_dir()  # the folder Streamlit serves under /static/
+    assert static is not None, "Streamlit's static folder is gone"
+    js = static / "js"
     files = sorted(js.glob("*.js"))
     assert files, f"no frontend bundle under {js}"
     return "\n".join(f.read_text(encoding="utf-8", errors="replace") for f in files)
 
 
-# A testid the frontend builds from a template: the template's fixed part and the value filled in.
-TEMPLATED = {"stBaseButton-primary": ("`stBaseButton-${", "PRIMARY=`primary`")}
+# A testid the frontend builds from a template: the template's fixed part, and the value filled in
+# (a member of the button kinds' enum, which has the borderless icon kind beside it).
+TEMPLATED = {
+    "stBaseButton-primary": ("`stBaseButton-${", "PRIMARY=`primary`", "BORDERLESS_ICON=`borderlessIcon`"),
+}
 
 
 def _dom_name(selector: str) -> str:
