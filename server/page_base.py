@@ -4,9 +4,9 @@ Streamlit's frontend, opened at a page's URL (`/saturation?lang=zh`), cannot tel
 a page or the path the server is mounted under. It asks `/saturation/_stcore/health` first, is answered
 404, waits 100 ms, and only then asks `/_stcore/health` and opens its websocket: every link but the
 root's paid that before its session started (the retry delay and a round trip; what it cost:
-docs/hosting.md#sending-the-apps-code). The frontend takes the server's base URL from
-`window.__streamlit.BACKEND_BASE_URL` where the page defines it (the global through which hosts that
-embed Streamlit configure it), and then asks only there.
+docs/hosting.md#sending-the-apps-code). The frontend takes the server's base URL from a global of
+its own where the page defines it (the one through which hosts that embed Streamlit configure it;
+server/st_internals.py names it), and then asks only there.
 
 `PageBase` adds to the HTML Streamlit answers for one of the app's pages a one-line script that sets
 it: the page's own URL without its last segment, computed in the browser, so it also holds behind a
@@ -21,7 +21,8 @@ of its own, so a session opened there asked for a page named `overview`, was tol
 and the dialog saying so stayed on the screen whenever it reached the browser before the app's next
 run (9 of 48 new tabs in three runs); the app then showed the default page at `/` anyway.
 
-Nothing here imports Streamlit.
+The script that sets that global is server/st_internals.py's (`BACKEND_BASE_URL_SCRIPT`): nothing
+else here knows Streamlit's internals.
 """
 
 from __future__ import annotations
@@ -31,13 +32,12 @@ import json
 from collections.abc import Iterable
 
 from server.asgi import ASGIApp, Receive, Scope, Send
+from server.st_internals import BACKEND_BASE_URL_SCRIPT
 
 # The changed page's ETag: the file's, and this module's version. (A conditional request for it
 # then never matches the file's: it is answered in full, as Streamlit answers every page's URL.)
 ETAG_SUFFIX = b"-pb1"
-SCRIPT = ("<script>(function(){{var p=location.pathname.replace(/\\/+$/,''),i=p.lastIndexOf('/');"
-          "if(p.slice(i+1)!=={page})return;window.__streamlit=Object.assign("
-          "{{BACKEND_BASE_URL:location.origin+p.slice(0,i+1)}},window.__streamlit)}})()</script>")
+SCRIPT = BACKEND_BASE_URL_SCRIPT  # the frontend's global it sets: server/st_internals.py
 
 
 def base_script(page: str) -> bytes:

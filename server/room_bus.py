@@ -2,7 +2,7 @@
 asking every second.
 
 `RoomBus.listen(room, who, wake)` keeps `wake` (a callable that asks one session to rerun; the page
-layer builds it, server/ never imports Streamlit) until `forget`, until `wake` answers False (the
+layer builds it, the bus never imports Streamlit) until `forget`, until `wake` answers False (the
 session is gone), or until the room is found ended or expired (`drop`, server/rooms.py).
 `changed(room)` wakes every listener of the room: in this process directly, or,
 with Redis, through a PUBLISH on `CHANNEL` that every replica's listener thread receives, so the

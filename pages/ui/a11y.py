@@ -15,6 +15,8 @@ sidebar's links (pages/ui/nav.py).
 
 from __future__ import annotations
 
+from pages.ui import st_dom as dom
+
 FOCUS_COLOUR = "#005F96"  # .streamlit/config.toml's primaryColor
 SR_CLASS = "ase-sr-only"
 # The usual "screen-reader only" rule: visually hidden, still in the accessibility tree.
@@ -24,10 +26,10 @@ _HIDDEN = ("position: absolute !important; width: 1px; height: 1px; margin: -1px
 APP_CSS = (
     "<style>"
     f":focus-visible {{ outline: 3px solid {FOCUS_COLOUR} !important; outline-offset: 2px; }} "
-    "html, [data-testid='stMain'], [data-testid='stSidebarContent'] { scroll-padding-top: 4.5rem; "
+    f"html, {dom.MAIN}, {dom.SIDEBAR_CONTENT} {{ scroll-padding-top: 4.5rem; "
     "scroll-padding-bottom: 1rem; } "
     f".{SR_CLASS} {{ {_HIDDEN} }} "
-    f"[data-testid='stElementContainer']:has(.{SR_CLASS}) {{ {_HIDDEN} }} "
+    f"{dom.ELEMENT}:has(.{SR_CLASS}) {{ {_HIDDEN} }} "
     "@media (prefers-reduced-motion: reduce) { *, *::before, *::after { "
     "animation-duration: 0s !important; animation-delay: 0s !important; "
     "animation-iteration-count: 1 !important; transition-duration: 0s !important; "

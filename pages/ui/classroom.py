@@ -22,6 +22,7 @@ from urllib.parse import urlencode
 import segno
 import streamlit as st
 
+from pages.ui import st_dom as dom
 from pages.ui.a11y import SR_CLASS
 
 _KEYS_JS = """
@@ -68,22 +69,22 @@ QR_SIDE_PX = 440  # about 60 % of a 720-pixel projector's height: readable from 
 # One screen at 1280×720: the main area starts just under Streamlit's header (3.75rem, opaque over
 # the page whenever the sidebar is collapsed: a phone, a locked link) and keeps its padding small;
 # the claim is set large (but shrinks on a phone); charts take their container's width.
-_STYLE = """
+_STYLE = f"""
 <style>
-.stMainBlockContainer { padding-top: 4rem; padding-bottom: 0.5rem; }
-@media (min-width: 640px) { .stMainBlockContainer { padding-left: 2.5rem; padding-right: 2.5rem; } }
-.st-key-lesson_claim h1 { font-size: clamp(1.25rem, 0.8rem + 1.45vw, 1.85rem); line-height: 1.25;
+{dom.MAIN_BLOCK} {{ padding-top: 4rem; padding-bottom: 0.5rem; }}
+@media (min-width: 640px) {{ {dom.MAIN_BLOCK} {{ padding-left: 2.5rem; padding-right: 2.5rem; }} }}
+""" + """.st-key-lesson_claim h1 { font-size: clamp(1.25rem, 0.8rem + 1.45vw, 1.85rem); line-height: 1.25;
                           padding: 0 0 0.3rem 0; }
 .st-key-lesson_question p { font-size: 1.08rem; }
-.st-key-lesson_question h4 { font-size: 1.3rem; line-height: 1.35; }  /* the take-away */
+/* the take-away: below the claim's size */
+.st-key-lesson_question h4 { font-size: 1.3rem; line-height: 1.35; }
 .st-key-ase_keys_box, .st-key-ase_teacher_key_box { display: none; }
 .st-key-lesson_qr img { max-width: 100%; max-height: 62vh; height: auto; width: auto; }
 </style>
 """
-_LOCKED_STYLE = """
+_LOCKED_STYLE = f"""
 <style>
-[data-testid="stSidebar"], [data-testid="stSidebarCollapsedControl"],
-[data-testid="stExpandSidebarButton"] { display: none !important; }
+{dom.SIDEBAR}, {dom.EXPAND_SIDEBAR_BUTTON} {{ display: none !important; }}
 </style>
 """
 
@@ -94,20 +95,20 @@ _LOCKED_STYLE = """
 PROJECTOR_CLAIM_PX = 38
 _PROJECTOR_STYLE = f"""
 <style>
-.stApp, .stApp [data-testid="stMain"] {{ background: #FFFFFF; color: #000000; }}
+{dom.APP}, {dom.APP} {dom.MAIN} {{ background: #FFFFFF; color: #000000; }}
 .st-key-lesson_claim h1 {{ font-size: clamp(1.6rem, 1rem + 2.4vw, {PROJECTOR_CLAIM_PX / 16}rem) !important;
                           color: #000000; font-weight: 800; }}
 @media (min-width: 1024px) {{
   .st-key-lesson_claim h1 {{ font-size: {PROJECTOR_CLAIM_PX / 16}rem !important; }} }}
-[data-testid="stMain"] p, [data-testid="stMain"] li {{ font-size: 1.2rem; color: #000000; }}
+{dom.MAIN} p, {dom.MAIN} li {{ font-size: 1.2rem; color: #000000; }}
 .st-key-lesson_question p {{ font-size: 1.35rem; }}
-[data-testid="stMain"] [data-testid="stCaptionContainer"],
-[data-testid="stMain"] [data-testid="stCaptionContainer"] p {{ color: #000000; font-size: 1.05rem;
+{dom.MAIN} {dom.CAPTION},
+{dom.MAIN} {dom.CAPTION} p {{ color: #000000; font-size: 1.05rem;
                                                               opacity: 1; }}
-[data-testid="stMain"] button {{ border-width: 2px; border-color: #000000; font-size: 1.15rem;
+{dom.MAIN} button {{ border-width: 2px; border-color: #000000; font-size: 1.15rem;
                                 min-height: 2.75rem; }}
-[data-testid="stMain"] button p {{ font-size: 1.15rem; }}
-[data-testid="stMain"] [data-testid="stBaseButton-primary"]:not(:disabled) p {{ color: #FFFFFF; }}
+{dom.MAIN} button p {{ font-size: 1.15rem; }}
+{dom.MAIN} {dom.PRIMARY_BUTTON}:not(:disabled) p {{ color: #FFFFFF; }}
 </style>
 """
 

@@ -21,6 +21,7 @@ from typing import Any
 
 import streamlit as st
 
+from pages.ui import st_dom as dom
 from pages.ui.format import fmt_num
 from pages.ui.i18n import t
 
@@ -32,10 +33,9 @@ STRUT = r"\rule[-1em]{0pt}{2.6em}"
 # their numbers) while a desktop still spreads four or five across the page.
 METRIC_MIN_WIDTH = "8rem"
 # (a metric directly in the row, or a metric with its caption in a small container in the row)
-METRIC_CSS = ('<style>[data-testid="stHorizontalBlock"] > [data-testid="stElementContainer"]'
-              ':has(> [data-testid="stMetric"]), [data-testid="stHorizontalBlock"] > '
-              '[data-testid="stLayoutWrapper"]:has(> [data-testid="stVerticalBlock"] '
-              f'[data-testid="stMetric"]) {{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
+METRIC_CSS = (f'<style>{dom.HORIZONTAL_BLOCK} > {dom.ELEMENT}:has(> {dom.METRIC}), '
+              f'{dom.HORIZONTAL_BLOCK} > {dom.LAYOUT_WRAPPER}:has(> {dom.VERTICAL_BLOCK} {dom.METRIC}) '
+              f'{{ min-width: {METRIC_MIN_WIDTH}; }}</style>')
 # A table as Streamlit's st.table draws it (a rounded box, a thin rule after every cell, headers in a
 # lighter colour), in the theme's own text colour, so it reads the same in a light or dark theme.
 # The box scrolls sideways when the table is wider than the page (the cost page's nine columns on a
@@ -185,7 +185,7 @@ SHORT_CLAUSE = 32  # TeX characters of a clause with one relation that is never 
 CLAUSE_SPACES = frozenset({r"\quad", r"\qquad", r"\;", r"\:", r"\,", "\\ "})
 # A formula's piece (the only inline math that opens with the STRUT's rule) keeps to the page's width:
 # wider than the screen, it scrolls sideways in its own box instead of pushing the page wider.
-FORMULA_CSS = ('<style>[data-testid="stMarkdownContainer"] .katex:has(> .katex-html .rule) '
+FORMULA_CSS = (f'<style>{dom.MARKDOWN} .katex:has(> .katex-html .rule) '
                '{ display: inline-block; max-width: 100%; overflow-x: auto; overflow-y: hidden; '
                'vertical-align: middle; padding: 0 0.25em; }</style>')
 

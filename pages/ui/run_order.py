@@ -15,8 +15,9 @@ of 576 phone-moves lost before, 0 and 0 after.
 `install()`, once per server (app.py), wraps `AppSession.request_rerun`: a fragment's request that
 finds the session's runner stopped is handled again on the event loop's next turn, after the events
 already queued, and then every `RETRY_S` until the session has taken the runner's shutdown (at most
-`MAX_WAIT_S`). The order of one session's requests is kept. Checked against Streamlit 1.67
-(requirements.txt pins it); tests/test_run_order.py fails if the internals it reads change.
+`MAX_WAIT_S`). The order of one session's requests is kept. The internals it reads and the patch
+itself are in server/st_internals.py (checked against Streamlit 1.67.0, tests/test_st_internals.py);
+tests/test_run_order.py fails if the session stops dropping a stopped runner's events this way.
 """
 
 from __future__ import annotations
@@ -26,18 +27,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from streamlit.runtime.app_session import AppSession
-from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
+from server import st_internals
 
 MAX_WAIT_S = 1.0  # a runner that never reports its shutdown holds a request back no longer than this
 RETRY_S = 0.005   # after the first look (behind the events queued then), look again this often
-
-
-def runner_stopped(session: Any) -> bool:
-    """Whether `session` still holds a runner that has stopped (its last events may be queued)."""
-    runner = getattr(session, "_scriptrunner", None)
-    requests = getattr(runner, "_requests", None)
-    return getattr(requests, "_state", None) is ScriptRequestType.STOP
 
 
 def ordered(original: Callable[[Any, Any], None], wait_s: float = MAX_WAIT_S) -> Callable[[Any, Any], None]:
@@ -45,7 +38,7 @@ def ordered(original: Callable[[Any, Any], None], wait_s: float = MAX_WAIT_S) ->
     runner has stopped and its shutdown has not been handled."""
 
     def request_rerun(session: Any, client_state: Any) -> None:
-        if client_state is None or not client_state.fragment_id or not runner_stopped(session):
+        if not st_internals.requested_fragment(client_state) or not st_internals.runner_stopped(session):
             original(session, client_state)
             return
         try:
@@ -56,20 +49,16 @@ def ordered(original: Callable[[Any, Any], None], wait_s: float = MAX_WAIT_S) ->
         deadline = time.monotonic() + wait_s
 
         def again() -> None:
-            if runner_stopped(session) and time.monotonic() < deadline:
+            if st_internals.runner_stopped(session) and time.monotonic() < deadline:
                 loop.call_later(RETRY_S, again)
             else:
                 original(session, client_state)
 
         loop.call_soon(again)
 
-    request_rerun.__wrapped__ = original  # type: ignore[attr-defined]
     return request_rerun
 
 
 def install() -> bool:
-    """Wrap AppSession.request_rerun once per process; True when this call did."""
-    if hasattr(AppSession.request_rerun, "__wrapped__"):
-        return False
-    AppSession.request_rerun = ordered(AppSession.request_rerun)  # type: ignore[method-assign]
-    return True
+    """Wrap AppSession.request_rerun with `ordered` once per process; True when this call did."""
+    return st_internals.wrap_request_rerun(ordered)

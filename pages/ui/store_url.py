@@ -1,6 +1,6 @@
 """The shared store's address, from the app's secrets: a `redis_url` in `.streamlit/secrets.toml` (or
 a host's secrets settings) is handed to the server layer as `ASE_REDIS_URL`, which server.shared
-reads when it is first imported (server/ never imports Streamlit). An `ASE_REDIS_URL` already set in
+reads when it is first imported (server/ never draws or reads st.secrets). An `ASE_REDIS_URL` already set in
 the environment wins. Called by this package's `__init__`, so it runs before any page module imports
 server.shared.
 """

@@ -6,31 +6,27 @@ for a server-side rerun of a session; this uses the one its runtime uses for a b
 values), scheduled on the server's event loop, where that call normally runs — the approach of the
 public streamlit-server-state package. A wake may name a fragment (`fragment_id()` inside it): the
 session then reruns that fragment alone, as a fragment's own timer would, and the whole page only
-where the fragment is gone. Checked against Streamlit 1.67 (requirements.txt pins it);
-tests/test_browser_class.py and tests/test_loadtest_class.py fail if it stops waking phones, and a
-phone's own slow poll still finds the change.
+where the fragment is gone. Its touches of Streamlit's internals are in server/st_internals.py
+(checked against Streamlit 1.67.0, tests/test_st_internals.py); tests/test_browser_class.py and
+tests/test_loadtest_class.py fail if it stops waking phones, and a phone's own slow poll still finds
+the change.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from streamlit.proto.ClientState_pb2 import ClientState
-from streamlit.runtime import Runtime
-from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState, get_script_run_ctx
+from server import st_internals
 
 
 def session_id() -> str | None:
-    ctx = get_script_run_ctx()
-    return ctx.session_id if ctx is not None else None
+    """The id of the session this code runs for (None outside a script run): what `waker` names."""
+    return st_internals.session_id()
 
 
 def fragment_id() -> str:
     """The fragment this code runs in ("" outside any): what `waker` reruns."""
-    try:
-        return ThreadState.get().fragment_id or ""
-    except RuntimeError:  # not in a script run
-        return ""
+    return st_internals.fragment_id()
 
 
 def waker(sid: str, fragment: str = "") -> Callable[[], bool]:
@@ -38,18 +34,11 @@ def waker(sid: str, fragment: str = "") -> Callable[[], bool]:
     still holds — and answers whether the session still exists (False: forget it)."""
 
     def wake() -> bool:
-        if not Runtime.exists():
+        session = st_internals.active_session(sid)
+        if session is None:  # gone (or no runtime, or AppTest's mock one)
             return False
-        manager = getattr(Runtime.instance(), "_session_mgr", None)  # none under AppTest's mock runtime
-        info = manager.get_active_session_info(sid) if manager is not None else None
-        if info is None:
-            return False
-        session = info.session
-        state = ClientState()
-        state.CopyFrom(session._client_state)  # the last request: page, query, every widget's value
-        state.fragment_id = fragment if fragment and session.has_fragment(fragment) else ""
-        state.is_auto_rerun = bool(state.fragment_id)  # as a fragment's timer asks: no widget moved
-        session._event_loop.call_soon_threadsafe(session.request_rerun, state)
+        held = fragment if fragment and st_internals.holds_fragment(session, fragment) else ""
+        st_internals.request_rerun_soon(session, held)  # its last request again (that fragment alone)
         return True
 
     return wake
