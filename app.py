@@ -5,6 +5,12 @@ the compute they show lives in core/. Streamlit runs this file (as __main__) for
 session opens: `route()`. `streamlit run` first imports it once to find the `st.App` at the bottom
 and serves that: Streamlit's own server, with our lifespan (server/startup.py) and two middlewares
 (server/static_gzip.py, server/page_base.py); docs/architecture.md says what each is for.
+
+The process is started by `start()` (pages/ui/app_start.py: the configuration, the store and the
+shared objects, the evictors, the libraries' settings, the janitor; docs/architecture.md#start-up),
+called here before anything else as `streamlit run` imports this file, and again at the top of every
+script run (AppTest has no server), where it costs one flag read once done. Importing the modules
+above starts nothing.
 """
 
 from __future__ import annotations
@@ -16,10 +22,11 @@ import streamlit as st
 from starlette.middleware import Middleware
 
 from pages.ui import class_follow, legacy_pages, live_class, nav, run_order, sidebar, url_state
+from pages.ui.app_start import start
 from pages.ui.i18n import current_lang, has, t
+from server import shared
 from server.page_base import PageBase
 from server.room_auth import TeacherCookie
-from server.shared import JANITOR, RESULTS, ROOMS, RUNS
 from server.startup import lifespan
 from server.static_gzip import StaticGzip
 from server.stats import StatsEndpoint
@@ -90,10 +97,10 @@ def route(page: Callable[[], None] | None = None) -> None:
     """One run of the router: page config, sidebar, navigation, the page itself. `page`, when
     given, is drawn instead of the page the URL names: everything else runs as for a page
     (tools/page_floor/app_shell.py times what the router itself costs a browser)."""
+    start()  # once per process; then one flag read
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
-    JANITOR.start()
     woken = class_follow.woken_whole()  # a phone's whole page, asked for by its woken step
-    with RUNS.running(first=live_class.teaching(), in_wave=bool(woken)):
+    with shared.RUNS.running(first=live_class.teaching(), in_wave=bool(woken)):
         url_state.begin_run()
         sidebar.seed_language()
         sections = build_pages()
@@ -118,7 +125,9 @@ def route(page: Callable[[], None] | None = None) -> None:
 
 LIFESPAN = lifespan(FIRST_MODULES, at_start=(warm_up_kernels,))
 MIDDLEWARE = [Middleware(StaticGzip),
-              Middleware(StatsEndpoint, counters=RESULTS.counters, waves=ROOMS.bus.stats,
+              # the shared objects read per request: built by start(), after this list
+              Middleware(StatsEndpoint, counters=lambda: shared.RESULTS.counters(),  # noqa: PLW0108
+                         waves=lambda: shared.ROOMS.bus.stats(),  # noqa: PLW0108
                          base_url_path=st.get_option("server.baseUrlPath") or ""),
               Middleware(PageBase, pages=[row[1] for row in PAGE_TABLE], default=DEFAULT_PAGE,
                          base_url_path=st.get_option("server.baseUrlPath") or ""),
@@ -127,5 +136,6 @@ MIDDLEWARE = [Middleware(StaticGzip),
 if __name__ == "__main__":  # Streamlit runs this file as __main__ for every page a session opens
     route()
 else:  # `streamlit run app.py` imports it once and serves this App
+    start()
     run_order.install()  # a fragment's rerun waits for the last messages of a run just ended
     app = st.App(__file__, lifespan=LIFESPAN, middleware=MIDDLEWARE)

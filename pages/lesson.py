@@ -23,8 +23,8 @@ from pages.ui.lesson_notes import speaker_notes
 from pages.ui.lesson_words import choice_label, facts_text, measured_text, method_label
 from pages.ui.sidebar import POWERS_OF_TWO, Settings, quiet_settings, settings
 from pages.ui.url_state import page_value, parse_flag, parse_int, url_params
+from server import shared
 from server.room_state import Question
-from server.shared import ROOMS
 
 N_OPTIONS: tuple[int, ...] = lesson.N_GRID
 def parse_lock(raw: str | None) -> tuple[int, str | None]:
@@ -221,7 +221,7 @@ def draw(s: Settings, cls: ClassView) -> None:
         asked = cls.question(room_step) if cls.role is not None else None
         if cls.teacher:  # the room follows the teacher's step and question
             mine = Question(dict(inputs), tuple(q["choices"]), tuple(q["correct"]), float(q["value"]), kind)
-            room, _ = ROOMS.show(cls.code, cls.secret, room_step, mine)
+            room, _ = shared.ROOMS.show(cls.code, cls.secret, room_step, mine)
             asked = room.questions.get(room_step) if room is not None else None
         in_class = asked is not None and (cls.teacher or cls.following)
         if in_class:

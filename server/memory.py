@@ -1,7 +1,7 @@
 """Memory a server gives back: the C allocator set for many threads freeing large arrays, its free
 pages handed back after each computation, and a janitor that cleans up once the server is quiet.
 
-- `configure_allocator()` (once per process, by server.shared): glibc's allocator gets at most two
+- `configure_allocator()` (once per process, by server.startup.start): glibc's allocator gets at most two
   arenas, and arrays of 256 kB or more their own pages, returned to the system when freed, so
   threads that free large arrays do not leave the heap holding them (what it earned:
   docs/hosting.md#memory).

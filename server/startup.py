@@ -1,7 +1,22 @@
-"""The server's start: the lifespan of the `st.App` that app.py builds.
+"""The process's start-up, in one place: `start()`, and the lifespan of the `st.App` app.py builds.
 
-`streamlit run app.py` finds that App and serves it; its lifespan (`lifespan`) runs once, as the
-server starts:
+Importing a module of server/ or pages/ui starts nothing (tests/test_import_side_effects.py).
+`start(settings, evictors, configure)` does it, once per process, in this order
+(docs/architecture.md#start-up):
+
+1. passwords masked in every log line (`server.log_mask.install`), before any is read;
+2. glibc's allocator (server.memory) and the numerical libraries' thread pools (server.threads) set
+   for the whole process, before the sessions' threads allocate much and before torch loads;
+3. the configuration read (`settings()`: the environment, and for the app its `redis_url` secret) and
+   the shared objects built from it: the store, the result cache, the gates, the rooms
+   (server.shared.build);
+4. the caches' evictors registered with the janitor (`evictors`), the process-wide settings of other
+   libraries made (`configure`: Altair's debug mode off, pages/ui/figure.py), the janitor started.
+
+app.py calls it (pages/ui/app_start.py: the app's settings, evictors and library settings) as
+`streamlit run` imports it and at the top of every script run, which is how AppTest, with no
+server, is started too: after the first call each costs one flag read. The server's own start,
+which needs it listening, is the lifespan's (`lifespan`), run once as the server starts:
 
 - passwords masked in every log line (`server.log_mask.install`, once per process);
 - `no_delay_on_listeners()`: the listening sockets send without Nagle's delay, which every
@@ -30,13 +45,44 @@ import threading
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
-from server import log_mask
-from server.memory import freeze_libraries
+from server import log_mask, shared
+from server.memory import configure_allocator, freeze_libraries
 from server.runs import RunRegistry
-from server.shared import RUNS
-from server.threads import torch_threads
+from server.shared import Settings
+from server.threads import configure_threads, torch_threads, torch_threads_at_load
 
 TORCH_QUIET_S = 1.5  # torch waits until a page has run and none has for this long
+
+_start_lock = threading.Lock()
+_started: list[bool] = []  # [True] once start() has run: one read for every later script run
+
+
+def start(settings: Callable[[], Settings] = Settings.from_env,
+          evictors: tuple[Callable[[float], object], ...] = (),
+          configure: tuple[Callable[[], object], ...] = ()) -> bool:
+    """Start this process (see the module docstring for the order); True when this call did it.
+    Idempotent and safe from many sessions' threads at once: every later call returns False at once."""
+    if _started:
+        return False
+    with _start_lock:
+        if _started:
+            return False
+        log_mask.install()
+        configure_allocator()
+        configure_threads()
+        torch_threads_at_load()
+        shared.build(settings())
+        shared.JANITOR.evictors.extend(evictors)
+        for step in configure:
+            step()
+        shared.JANITOR.start()
+        _started.append(True)
+        return True
+
+
+def started() -> bool:
+    """Whether start() has run in this process."""
+    return bool(_started)
 
 
 def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
@@ -73,11 +119,12 @@ def no_delay_on_listeners(fd_dir: str = "/dev/fd") -> int:
 class WarmUp:
     """Loads `first` in a background thread and, if no script has run yet, freezes what is alive
     (`freeze`); then loads `late` once `runs` has seen a script run end and none for `quiet_s`
-    seconds, and sets torch's intra-op pool to one thread (torch_threads). A module that fails to
-    import is skipped: the pages that need it say why they cannot compute."""
+    seconds, and sets torch's intra-op pool to one thread (torch_threads). `runs` defaults to the
+    server's (server.shared.RUNS, read as the thread starts). A module that fails to import is
+    skipped: the pages that need it say why they cannot compute."""
 
     def __init__(self, first: tuple[str, ...], late: tuple[str, ...] = ("torch",),
-                 runs: RunRegistry = RUNS, quiet_s: float = TORCH_QUIET_S,
+                 runs: RunRegistry | None = None, quiet_s: float = TORCH_QUIET_S,
                  load: Callable[[str], object] = importlib.import_module,
                  freeze: Callable[[], object] = freeze_libraries) -> None:
         self.first, self.late, self.runs, self.quiet_s, self._load = first, late, runs, quiet_s, load
@@ -99,11 +146,12 @@ class WarmUp:
     def run(self) -> None:
         """The thread's body: `first`, frozen if no run has started, then (after a run and a quiet
         spell) `late`."""
+        runs = shared.RUNS if self.runs is None else self.runs
         try:
             self._import(self.first)
-            if self.runs.started == 0:
+            if runs.started == 0:
                 self._freeze()
-            self.runs.wait_quiet(self.quiet_s)
+            runs.wait_quiet(self.quiet_s)
             self._import(self.late)
             torch_threads()
         finally:
@@ -127,7 +175,7 @@ def lifespan(first: tuple[str, ...], at_start: tuple[Callable[[], object], ...] 
 
     @contextlib.asynccontextmanager
     async def serving(_app: Any) -> AsyncIterator[None]:
-        log_mask.install()  # done already when server.shared was imported; never twice
+        log_mask.install()  # done already by start(), which app.py called as it was imported; never twice
         no_delay_on_listeners()
         warm_up.start()
         for job in at_start:

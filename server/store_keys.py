@@ -7,7 +7,7 @@ from __future__ import annotations
 import logging
 import re
 
-REDIS_URL_ENV = "ASE_REDIS_URL"  # the shared store's address (the app passes its redis_url secret in here)
+REDIS_URL_ENV = "ASE_REDIS_URL"  # the shared store's address (or the redis_url secret: shared.Settings)
 NAMESPACE = "ase:v1:"
 KEY_RE = re.compile(r"ase:v1:[a-z][a-z0-9_:-]{0,40}:[0-9a-f]{16,64}|ase:v1:gate:[a-z0-9_-]{1,32}:[a-z]{1,8}")
 FIELD_RE = re.compile(r"[a-z0-9._-]{1,64}")  # a map's field names: ids and numbers we made, never typed text

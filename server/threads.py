@@ -3,7 +3,8 @@
 Two light computations already run at once, one per core (server.gates); a second BLAS or OpenMP
 thread in each only spin-waits against the other's (what one thread each earned:
 docs/hosting.md#sharing-work-between-sessions).
-`configure_threads()` and `torch_threads_at_load()` run once per process (server.shared);
+`configure_threads()` and `torch_threads_at_load()` run once per process, as it starts
+(server.startup.start);
 `compute_threads()` before each computation, a no-op once SciPy's BLAS and torch are set.
 
 Nothing here imports Streamlit.
@@ -22,7 +23,7 @@ COMPUTE_THREADS = 1         # threads of each numerical library's own pool
 def configure_threads(threads: int = COMPUTE_THREADS) -> dict[str, int]:
     """NumPy's BLAS (and any other BLAS loaded now) at `threads` threads, for the whole process;
     returns the limits now, by library file. Process-wide and the same for every session, so it is
-    done once per process (server.shared), and again by compute_threads once SciPy has loaded.
+    done once per process (server.startup.start), and again by compute_threads once SciPy has loaded.
     Nothing is set where threadpoolctl cannot find a BLAS.
 
     OpenBLAS's worker threads spin while they wait for work. On a shared server two light
@@ -35,7 +36,7 @@ def configure_threads(threads: int = COMPUTE_THREADS) -> dict[str, int]:
     from threadpoolctl import threadpool_info, threadpool_limits
 
     # threadpoolctl 3.8 lets only one thread set a process-wide OpenBLAS pool (the first that did,
-    # while it lives: here the thread that first imported server.shared) and silently ignores the
+    # while it lives: here the thread that ran server.startup.start) and silently ignores the
     # others; this call is the only one that sets it, so it takes the control and hands it back.
     release = _openblas_release()
     with _threads_lock:
@@ -76,7 +77,7 @@ def compute_threads(threads: int = COMPUTE_THREADS) -> bool:
 def torch_threads_at_load(threads: int = COMPUTE_THREADS) -> bool:
     """torch's intra-op pool at `threads` threads from the moment it loads: OMP_NUM_THREADS, which
     torch reads when it is imported, set while it is not loaded yet; True when set. Called once per
-    process (server.shared). torch_threads() can only act before the next computation:
+    process (server.startup.start). torch_threads() can only act before the next computation:
     the first one that imports torch would otherwise run on a pool of one thread per core whose
     threads sleep between operations (OMP_WAIT_POLICY=PASSIVE, core/__init__.py) and wake for
     each of the training page's thousands of small ones (measured: its default grid 3.6 s in the

@@ -358,7 +358,10 @@ def test_layers_with_their_own_sizes_or_parameters_go_through_alt_layer():
 def test_schema_objects_are_not_validated_one_by_one_as_they_are_created():
     from altair.utils import schemapi
 
-    assert schemapi.DEBUG_MODE is False  # set once by pages.ui.charts; the page specs are validated below
+    from pages.ui.figure import altair_without_debug_mode
+
+    altair_without_debug_mode()  # as the app's start does (app_start.py); the page specs are validated below
+    assert schemapi.DEBUG_MODE is False
     alt.Scale(type="not-a-scale-type")  # would raise while debug mode is on
 
 

@@ -80,7 +80,8 @@ def test_the_numerical_libraries_run_one_thread_each_on_the_server():
 TORCH_AFTER_THE_SERVER = """
 import os, sys, threading
 sys.path.insert(0, os.getcwd())
-import server.shared
+import server.startup
+server.startup.start()
 seen = []
 def first_computation():  # a script run that imports torch and uses it at once
     import torch

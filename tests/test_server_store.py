@@ -207,20 +207,32 @@ def test_the_backend_is_chosen_by_the_url(caplog):
     assert len(caplog.records) == 1
 
 
-def test_the_app_passes_its_secret_in_unless_the_environment_sets_one(monkeypatch):
-    from pages.ui import store_url
-
-    monkeypatch.setenv(shared.REDIS_URL_ENV, "redis://from-env:6379/0")
-    assert store_url.export_store_url() == "redis://from-env:6379/0"
-    monkeypatch.delenv(shared.REDIS_URL_ENV)
+def test_the_app_passes_its_secret_in_unless_the_environment_sets_one(monkeypatch, tmp_path):
+    from pages.ui import app_start, store_url
 
     class Secrets(dict):  # st.secrets as a host's secrets.toml with a redis_url line fills it
         def load_if_toml_exists(self) -> bool:
             return True
 
     monkeypatch.setattr(store_url.st, "secrets", Secrets(redis_url=" redis://s:1/0 "))
-    assert store_url.export_store_url() == "redis://s:1/0"
-    assert shared.os.environ[shared.REDIS_URL_ENV] == "redis://s:1/0"
+    monkeypatch.delenv(shared.REDIS_URL_ENV, raising=False)
+    monkeypatch.delenv(shared.REDIS_PASSWORD_FILE_ENV, raising=False)
+    assert store_url.secret_store_url() == "redis://s:1/0"
+    assert app_start.settings().redis_url == "redis://s:1/0"
+    assert shared.REDIS_URL_ENV not in shared.os.environ  # handed over in the settings, not the environment
+    monkeypatch.setenv(shared.REDIS_URL_ENV, "redis://from-env:6379/0")
+    assert app_start.settings().redis_url == "redis://from-env:6379/0"
+    monkeypatch.setattr(store_url.st, "secrets", Secrets())
+    assert store_url.secret_store_url() is None
+
+    secret = tmp_path / "password"
+    secret.write_text("pw-0123456789\n")
+    settings = shared.Settings.from_env(environ={shared.REDIS_URL_ENV: "redis://r:1/0", "ASE_MAX_ROOMS": "3",
+                                                 shared.REDIS_PASSWORD_FILE_ENV: str(secret)})
+    assert settings.redis_url == "redis://r:1/0" and settings.password == "pw-0123456789"
+    assert settings.max_rooms == 3
+    assert "pw-0123456789" not in repr(settings)
+    assert shared.Settings.from_env(environ={}) == shared.Settings()
 
 
 def test_results_of_other_code_never_share_a_key(monkeypatch, tmp_path):

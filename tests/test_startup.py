@@ -192,14 +192,14 @@ def test_the_lifespan_runs_each_start_job_once_in_a_thread_of_its_own(monkeypatc
 
 
 def test_a_server_process_masks_passwords_in_every_log_line_from_its_start():
-    """The server layer installs the mask as it loads (server.shared, then the lifespan again, once):
-    a fresh process's log lines from any library show no password."""
+    """The server layer installs the mask first as it starts (server.startup.start, then the lifespan
+    again, once): a fresh process's log lines from any library show no password."""
     import subprocess
 
     from conftest import ROOT
 
     code = ("import logging, sys\nlogging.basicConfig(stream=sys.stdout, format='%(name)s %(message)s')\n"
-            "import server.startup\n"
+            "import server.startup\nserver.startup.start()\n"
             "logging.getLogger('redis.connection').warning('lost %s', 'redis://:pw-0123456789@10.0.0.5:6379/0')\n"
             "logging.getLogger('uvicorn.error').error('GET /x?password=pw-0123456789 400')\n")
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120,

@@ -1,9 +1,5 @@
 """UI helpers shared by every page: translation (i18n), URL-bound controls, charts and notices.
 
-Importing the package first passes the app's `redis_url` secret to the server layer (store_url),
-before any page module imports server.shared, which picks its store once.
+Importing the package, or any of its modules, starts nothing: app.py starts the process
+(pages/ui/app_start.py, docs/architecture.md#start-up).
 """
-
-from pages.ui.store_url import export_store_url
-
-export_store_url()

@@ -8,7 +8,7 @@ import streamlit as st
 from pages.ui import class_answers, class_teacher
 from pages.ui.i18n import t
 from pages.ui.live_class import ClassView, leave, room_csv
-from server.shared import ROOMS
+from server import shared
 
 
 def end_dialog(view: ClassView) -> None:
@@ -26,7 +26,7 @@ def end_dialog(view: ClassView) -> None:
                            on_click="ignore")
         if st.button(t("class.end.confirm"), type="primary", key="class_end_confirm",
                      icon=":material/delete:"):
-            done, status = ROOMS.end(view.code, view.secret)
+            done, status = shared.ROOMS.end(view.code, view.secret)
             if done is not None:
                 st.session_state["class_ended"] = (view.code, class_answers.summary_csv(*done))
                 leave()

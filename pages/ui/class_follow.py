@@ -12,8 +12,8 @@ import streamlit as st
 
 from pages.ui import wake
 from pages.ui.class_view import FOLLOW_POLL_S
+from server import shared
 from server.room_state import room_digest, valid_code
-from server.shared import ROOMS
 
 WHOLE = "class_view_whole"  # a phone's view asked for the whole page
 
@@ -32,7 +32,7 @@ def drawn(code: str, cpu_s: float | None = None) -> None:
     session (server/room_bus.py); `cpu_s`, the run's CPU seconds, joins the wave's timings."""
     sid = wake.session_id()
     if sid is not None and valid_code(code):
-        ROOMS.bus.drawn(room_digest(code), sid, cpu_s)
+        shared.ROOMS.bus.drawn(room_digest(code), sid, cpu_s)
 
 
 def follow(code: str, seen: int, every: float = FOLLOW_POLL_S) -> None:
@@ -47,7 +47,7 @@ def listen(code: str) -> None:
     fragment (a phone's view), that fragment alone reruns."""
     sid = wake.session_id()
     if sid is not None and valid_code(code):
-        ROOMS.bus.listen(room_digest(code), sid, wake.waker(sid, wake.fragment_id()))
+        shared.ROOMS.bus.listen(room_digest(code), sid, wake.waker(sid, wake.fragment_id()))
 
 
 def poll(code: str, seen: Callable[[], int], every: float = FOLLOW_POLL_S) -> None:
@@ -59,10 +59,10 @@ def poll(code: str, seen: Callable[[], int], every: float = FOLLOW_POLL_S) -> No
 
     @st.fragment(run_every=every)
     def check() -> None:
-        room, status = ROOMS.get(code)
+        room, status = shared.ROOMS.get(code)
         version = room.version if room is not None else (-1 if status == "unavailable" else -2)
         if version != seen() and not (room is not None and sid is not None
-                                      and ROOMS.bus.pending(room_digest(code), sid)):
+                                      and shared.ROOMS.bus.pending(room_digest(code), sid)):
             st.rerun(scope="app")
 
     check()

@@ -19,8 +19,8 @@ import streamlit as st
 from pages.ui import wake
 from pages.ui.class_view import ClassView, teacher_do
 from pages.ui.i18n import t
+from server import shared
 from server.room_state import room_digest
-from server.shared import ROOMS
 
 WATCH_S = 2.0
 
@@ -31,7 +31,8 @@ def lock_button(bar, view: ClassView) -> None:
     bar.button(t("class.unlock") if locked else t("class.lock"), key="class_lock",
                icon=":material/lock_open:" if locked else ":material/lock:", help=t("class.lock.help"),
                on_click=teacher_do,
-               args=(view, lambda c, s, expect=None: ROOMS.set_locked(c, s, not locked, expect=expect)))
+               args=(view, lambda c, s, expect=None: shared.ROOMS.set_locked(c, s, not locked,
+                                                                             expect=expect)))
     bar.button(t("class.phones"), key="class_phones", icon=":material/smartphone:",
                on_click=st.session_state.__setitem__, args=("class_phones_open", True))
 
@@ -44,8 +45,8 @@ def phones_dialog(view: ClassView) -> None:
 
     @st.dialog(t("class.phones"))
     def show() -> None:
-        room, _ = ROOMS.get(view.code)
-        phones = ROOMS.members(room) if room is not None else []
+        room, _ = shared.ROOMS.get(view.code)
+        phones = shared.ROOMS.members(room) if room is not None else []
         st.caption(t("class.phones.lead"))
         if not phones:
             st.info(t("class.phones.none"), icon=":material/info:")
@@ -59,7 +60,7 @@ def phones_dialog(view: ClassView) -> None:
 
 
 def _remove(view: ClassView, student: str) -> None:
-    teacher_do(view, lambda c, s, expect=None: ROOMS.remove(c, s, student))
+    teacher_do(view, lambda c, s, expect=None: shared.ROOMS.remove(c, s, student))
     st.session_state["class_phones_open"] = True  # the list stays open for the next one
 
 
@@ -75,14 +76,14 @@ def watch(view: ClassView) -> None:
     def check() -> None:
         sid = wake.session_id()
         if sid is not None:  # the room's wake reruns this fragment alone (pages/ui/wake.py)
-            ROOMS.bus.listen(room_digest(view.code), sid, wake.waker(sid, wake.fragment_id()))
-            ROOMS.bus.drawn(room_digest(view.code), sid)  # read below at once: the next may be woken
-        room, status = ROOMS.get(view.code)
+            shared.ROOMS.bus.listen(room_digest(view.code), sid, wake.waker(sid, wake.fragment_id()))
+            shared.ROOMS.bus.drawn(room_digest(view.code), sid)  # read below at once: the next may be woken
+        room, status = shared.ROOMS.get(view.code)
         if room is None:
             if status == "unknown":
                 st.rerun(scope="app")
             return  # unreachable: keep everything, look again
-        if room.version != seen or not ROOMS.is_teacher(room, view.secret):
+        if room.version != seen or not shared.ROOMS.is_teacher(room, view.secret):
             st.rerun(scope="app")
 
     check()

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import streamlit as st
 
 from pages.ui.i18n import t
+from server import shared
 from server.room_state import Question, Room
-from server.shared import ROOMS
 
 POLL_S = 1.0          # the projector looks at the room's answers this often
 FOLLOW_POLL_S = 10.0  # a phone, woken at once when the room changes, also looks this often
@@ -50,16 +50,16 @@ class ClassView:
         q = self.question(step)
         if q is None or self.room is None or self.room.step != step:
             return None
-        if self.following or (self.teacher and ROOMS.answered(self.room, step)):
+        if self.following or (self.teacher and shared.ROOMS.answered(self.room, step)):
             return dict(q.inputs)
         return None
 
 
 def status_text(status: str) -> str:
     if status == "full":
-        return t("class.status.full", n=ROOMS.max_students)
+        return t("class.status.full", n=shared.ROOMS.max_students)
     if status == "rooms_full":
-        return t("class.status.rooms_full", n=ROOMS.max_rooms)
+        return t("class.status.rooms_full", n=shared.ROOMS.max_rooms)
     return t(f"class.status.{status}")
 
 

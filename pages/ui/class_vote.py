@@ -23,6 +23,7 @@ from pages.ui import class_view as base
 from pages.ui.charts import show_chart
 from pages.ui.class_view import ClassView, status_text, teacher_do
 from pages.ui.i18n import t
+from server import shared
 from server.room_state import DISCUSS_RANGE, Question, Room
 from server.room_votes import (
     CONFIDENCE_CODE,
@@ -34,7 +35,6 @@ from server.room_votes import (
     share_correct,
     vote_closed,
 )
-from server.shared import ROOMS
 
 DISCUSS_STEP_S = 30   # the teacher's −/+ buttons change the discussion's length by this
 HINT_KEY = "class_hint_on"      # the switch; its value outlives the runs that do not draw it in:
@@ -46,21 +46,21 @@ def teacher_question(view: ClassView, step: int, q: Question, projector: bool) -
     720-pixel screen), the hint's switch, then the live count, countdown, answers and hint. The room
     is read again first: the page's own step may have just changed it, and the buttons expect the
     version this tab wrote."""
-    room, _ = ROOMS.get(view.code)
-    if room is not None and ROOMS.is_teacher(room, view.secret):
+    room, _ = shared.ROOMS.get(view.code)
+    if room is not None and shared.ROOMS.is_teacher(room, view.secret):
         base.seen(view, room)
     if not q.revealed:
         row = st.container(horizontal=True, key="class_vote_row")
         do = teacher_do
         row.button(t("class.show_answers"), key="class_show", icon=":material/bar_chart:",
                    disabled=histogram_shown(q), help=t("class.show_answers.help"), on_click=do,
-                   args=(view, ROOMS.show_answers))
+                   args=(view, shared.ROOMS.show_answers))
         row.button(t("class.close"), key="class_close", icon=":material/lock:", disabled=vote_closed(q),
-                   help=t("class.close.help"), on_click=do, args=(view, ROOMS.close_vote))
+                   help=t("class.close.help"), on_click=do, args=(view, shared.ROOMS.close_vote))
         row.button(t("class.vote_again"), key="class_vote2", icon=":material/replay:", disabled=q.vote == 2,
-                   help=t("class.vote_again.help"), on_click=do, args=(view, ROOMS.vote_again))
+                   help=t("class.vote_again.help"), on_click=do, args=(view, shared.ROOMS.vote_again))
         row.button(t("class.reveal"), key="class_reveal", type="primary", icon=":material/visibility:",
-                   on_click=do, args=(view, ROOMS.reveal))
+                   on_click=do, args=(view, shared.ROOMS.reveal))
         st.session_state.setdefault(HINT_PREF, not projector)  # off on a projector until switched on
         st.session_state.setdefault(HINT_KEY, st.session_state[HINT_PREF])
         row.toggle(t("class.hint.toggle"), key=HINT_KEY, help=t("class.hint.toggle.help"),
@@ -71,19 +71,19 @@ def teacher_question(view: ClassView, step: int, q: Question, projector: bool) -
 def live_answers(view: ClassView, step: int, projector: bool) -> None:
     @st.fragment(run_every=base.POLL_S)
     def panel() -> None:
-        room, status = ROOMS.get(view.code)
+        room, status = shared.ROOMS.get(view.code)
         if room is None or room.questions.get(step) is None:
             if status == "unavailable":
                 st.warning(status_text(status), icon=":material/cloud_off:")
             return
         q = room.questions[step]
         if time.monotonic() - st.session_state.get("class_touched", 0.0) > base.KEEP_ALIVE_S:
-            ROOMS.keep_alive(room)
+            shared.ROOMS.keep_alive(room)
             st.session_state["class_touched"] = time.monotonic()
-        tally = ROOMS.tally(room)
+        tally = shared.ROOMS.tally(room)
         st.markdown(f"**{t('class.answered', n=tally.answered, joined=tally.joined)}** · "
                     f"{t(f'class.vote.{q.vote}')} · {t('class.joined', n=tally.joined)}")
-        left = remaining_s(q, room.discuss_s, ROOMS.clock())
+        left = remaining_s(q, room.discuss_s, shared.ROOMS.clock())
         if left is not None:
             discussion(view, room, left)
         if histogram_shown(q):
@@ -127,7 +127,7 @@ def discussion(view: ClassView, room: Room, left: float) -> None:
                    help=t("class.discuss.length", time=clock_text(room.discuss_s)),
                    on_click=teacher_do,
                    args=(view, lambda c, s, expect=None, d=delta:
-                         ROOMS.set_discussion(c, s, room.discuss_s + d, expect=expect)))
+                         shared.ROOMS.set_discussion(c, s, room.discuss_s + d, expect=expect)))
 
 
 def student_answer(view: ClassView, step: int, q: Question) -> str | None:
@@ -145,8 +145,8 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
         closed = vote_closed(q)
         key = f"class_pick_{view.code}_{step}_{q.vote}"
         if key not in st.session_state:
-            st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
-        first = ROOMS.answer_of(view.code, view.student, step, 1, view.room) if q.vote == 2 else None
+            st.session_state[key] = shared.ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
+        first = shared.ROOMS.answer_of(view.code, view.student, step, 1, view.room) if q.vote == 2 else None
         if q.vote == 2:
             if not closed:
                 st.info(t("class.student.vote2"), icon=":material/forum:")
@@ -180,9 +180,9 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
     answer()
     if not q.revealed:
         return None
-    mine = ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
+    mine = shared.ROOMS.answer_of(view.code, view.student, step, q.vote, view.room)
     if mine is None and q.vote == 2:  # no second answer: the first one stands
-        mine = ROOMS.answer_of(view.code, view.student, step, 1, view.room)
+        mine = shared.ROOMS.answer_of(view.code, view.student, step, 1, view.room)
     if mine is None:
         return f"{t('lesson.result.measured')}: {measured}. {t('class.student.none')}"
     verdict = t("lesson.result.right") if mine in q.correct else \
@@ -194,7 +194,7 @@ def confidence(view: ClassView, step: int, vote: int) -> None:
     """One tap: sure or guessing (tap again to take it back), kept with the answer."""
     key = f"class_conf_{view.code}_{step}_{vote}"
     if key not in st.session_state:
-        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
+        st.session_state[key] = shared.ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
     names = {level: t(f"class.conf.{level}") for level in CONFIDENCE_CODE}
     st.pills(t("class.conf.label"), tuple(names), format_func=names.__getitem__, key=key,
              on_change=_send_confidence, args=(view, step, vote, key))
@@ -206,18 +206,18 @@ def _keep_hint() -> None:
 
 def _send(view: ClassView, step: int, vote: int, key: str) -> None:
     choice = st.session_state.get(key)
-    status = ROOMS.answer(view.code, view.student, step, vote, choice)
+    status = shared.ROOMS.answer(view.code, view.student, step, vote, choice)
     st.session_state.pop(f"class_conf_{view.code}_{step}_{vote}", None)  # a new answer: confidence anew
     if status != "ok":
         st.session_state["class_sent_problem"] = status
-        st.session_state[key] = ROOMS.answer_of(view.code, view.student, step, vote, view.room)
+        st.session_state[key] = shared.ROOMS.answer_of(view.code, view.student, step, vote, view.room)
 
 
 def _send_confidence(view: ClassView, step: int, vote: int, key: str) -> None:
-    status = ROOMS.confidence(view.code, view.student, step, vote, st.session_state.get(key))
+    status = shared.ROOMS.confidence(view.code, view.student, step, vote, st.session_state.get(key))
     if status != "ok":
         st.session_state["class_sent_problem"] = status
-        st.session_state[key] = ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
+        st.session_state[key] = shared.ROOMS.mine(view.code, view.student, step, vote, view.room)[1]
 
 
 def votes_dialog(view: ClassView) -> None:
@@ -228,11 +228,11 @@ def votes_dialog(view: ClassView) -> None:
 
     @st.dialog(t("class.our_votes"), width="large")
     def slide() -> None:
-        room, status = ROOMS.get(view.code)
+        room, status = shared.ROOMS.get(view.code)
         if room is None:
             st.warning(status_text(status), icon=":material/cloud_off:")
             return
-        rows = our_votes(room, ROOMS.tally(room))
+        rows = our_votes(room, shared.ROOMS.tally(room))
         if not rows:
             st.info(t("class.our_votes.none"), icon=":material/info:")
             return

@@ -30,20 +30,18 @@ from typing import Any
 import streamlit as st
 
 from core.errors import InputError
-from core.views import PARTS
 from pages.ui.i18n import t
 from pages.ui.notices import show_error
 from pages.ui.url_state import page_value, parse_flag
+from server import shared
 from server.cache import Flight
 from server.gates import Courtesy
 from server.results import result_key
-from server.shared import HEAVY, JANITOR, LIGHT, RESULTS, RUNS, give_back_memory
 from server.threads import compute_threads
 
 HEAVY_FUNCTIONS = frozenset({"core.cost:explore", "core.training:training", "core.stability.sweep:sweep"})
 TIMED_FUNCTIONS = frozenset({"core.cost:explore"})  # results are wall-clock times
 PROGRESS_INTERVAL_S = 0.1  # the least time between two updates of a progress bar
-JANITOR.evictors.append(PARTS.drop_unused)  # once per process: a quiet server drops unused sweeps too
 
 
 class ProgressThrottle:
@@ -82,7 +80,7 @@ def torch_unavailable(exc: BaseException) -> bool:
 
 def is_stored(fn: Callable[..., Any], kwargs: dict[str, Any]) -> bool:
     """Whether fn(**kwargs) is in the server-wide store: shared_call would return it at once."""
-    return RESULTS.has(result_key(fn_path(fn), kwargs))
+    return shared.RESULTS.has(result_key(fn_path(fn), kwargs))
 
 
 def shared_call(fn: Callable[..., Any], kwargs: dict[str, Any], container: Any = None,
@@ -94,11 +92,11 @@ def shared_call(fn: Callable[..., Any], kwargs: dict[str, Any], container: Any =
     where = container or st
     path = fn_path(fn)
     key = result_key(path, kwargs)
-    stored = RESULTS.peek(key)
+    stored = shared.RESULTS.peek(key)
     if stored is None:
         box = where.empty()
         try:
-            stored = RESULTS.get_or_compute(key, _computation(fn, path, kwargs, box, progress),
+            stored = shared.RESULTS.get_or_compute(key, _computation(fn, path, kwargs, box, progress),
                                             _waiting(box))
         except (ImportError, OSError) as exc:
             if not torch_unavailable(exc):
@@ -120,8 +118,8 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
     throttle = ProgressThrottle()
 
     def compute(flight: Flight) -> tuple[Any, dict[str, Any]]:
-        busy = RUNS.others() if timed else 0
-        courtesy = Courtesy(LIGHT) if heavy else None
+        busy = shared.RUNS.others() if timed else 0
+        courtesy = Courtesy(shared.LIGHT) if heavy else None
         shown = {"pct": 0, "key": ""}
 
         def show(pct: int, key: str) -> None:
@@ -133,7 +131,7 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
             nonlocal busy
             flight.fraction = fraction
             if timed:
-                busy = max(busy, RUNS.others())
+                busy = max(busy, shared.RUNS.others())
             pct = throttle(fraction)
             if pct is not None:
                 show(pct, "common.computing")
@@ -144,14 +142,14 @@ def _computation(fn: Callable[..., Any], path: str, kwargs: dict[str, Any], box:
             compute_threads()  # BLAS and torch pools at one thread, once each is loaded
             return fn(progress=report, **kwargs) if progress else fn(**kwargs)
 
-        gate, notice = (HEAVY, "hosting.queue") if heavy else (LIGHT, "hosting.queue_light")
+        gate, notice = (shared.HEAVY, "hosting.queue") if heavy else (shared.LIGHT, "hosting.queue_light")
         with gate.slot(_queue_notice(box, notice)):
             try:
                 value = job()
             finally:  # the computation's arrays are garbage now
-                give_back_memory()
+                shared.give_back_memory()
         if timed:
-            busy = max(busy, RUNS.others())
+            busy = max(busy, shared.RUNS.others())
         return value, {"busy": busy} if timed else {}
 
     return compute

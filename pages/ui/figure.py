@@ -5,6 +5,10 @@ chart, and a page has up to eight: that was most of a warm rerun. A page therefo
 in a function decorated with `@figure_cache`: the function runs once per distinct arguments (and
 language) for every session of the server, and every rerun reuses the `Figure` it returned, drawn
 with st.vega_lite_chart from a ready dict whose data are already Arrow bytes (pages/ui/charts.py).
+
+Importing this module changes nothing outside it: the app's start (pages/ui/app_start.py) registers
+`FIGURES.drop_unused` with the server's janitor and calls `altair_without_debug_mode()`
+(docs/architecture.md#start-up).
 """
 
 from __future__ import annotations
@@ -28,18 +32,20 @@ from pages.ui.export import Export
 from pages.ui.i18n import current_lang
 from pages.ui.vega import frame_bytes, view
 from server.cache import SharedCache
-from server.shared import JANITOR
 
 FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
 FIGURE_CACHE_ENTRIES = 1024
 
-# Altair checks every schema object against the Vega-Lite schema as it is created ("debug mode"),
-# which cost a tenth of building a chart. It is switched off here once, when the server first
-# imports this module, and never switched back: Altair's own copy() brackets itself with
-# `debug_mode(False)`, saving and restoring this one global, so with sessions building charts on
-# several threads at once it could end up either way at random anyway. The specs the pages send
-# are validated against the schema by the tests instead (tests/test_charts.py).
-schemapi.disable_debug_mode()
+
+def altair_without_debug_mode() -> None:
+    """Switch Altair's debug mode off for the whole process, once, as the app starts.
+
+    Altair checks every schema object against the Vega-Lite schema as it is created ("debug mode"),
+    which cost a tenth of building a chart. It is never switched back: Altair's own copy() brackets
+    itself with `debug_mode(False)`, saving and restoring this one global, so with sessions building
+    charts on several threads at once it could end up either way at random anyway. The specs the
+    pages send are validated against the schema by the tests instead (tests/test_charts.py)."""
+    schemapi.disable_debug_mode()
 
 
 @dataclass(frozen=True, eq=False)
@@ -118,7 +124,7 @@ def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
 
 
 FIGURES: SharedCache[Figure] = SharedCache(FIGURE_CACHE_BYTES, FIGURE_CACHE_ENTRIES, lambda fig: fig.nbytes)
-JANITOR.evictors.append(FIGURES.drop_unused)  # once per process: this module is imported once
+# the janitor empties it of what no session used lately: registered by the app's start (app_start.py)
 
 
 class _HashSink:

@@ -21,9 +21,9 @@ from pages.ui.class_answers import labels_of, pct_text
 from pages.ui.i18n import current_lang, t
 from pages.ui.lesson_chart import step_chart
 from pages.ui.lesson_words import choice_label, facts_text, measured_text, method_label
+from server import shared
 from server.room_state import Room, Tally
 from server.room_votes import our_votes
-from server.shared import ROOMS
 
 HANDOUT_KEY = "lesson_handout_html"
 HANDOUT_CHART_WIDTH = 560  # px of the plot in the file; the page scales it to the paper's width
@@ -153,8 +153,8 @@ def class_results(code: str | None) -> dict[int, dict[str, Any]] | None:
     room (or once it is gone)."""
     if not code:
         return None
-    room, _ = ROOMS.get(code)
-    return None if room is None else room_results(room, ROOMS.tally(room))
+    room, _ = shared.ROOMS.get(code)
+    return None if room is None else room_results(room, shared.ROOMS.tally(room))
 
 
 def _prepare(plan: tuple[int, ...], values: dict[str, Any], results: dict[int, dict[str, Any]] | None,

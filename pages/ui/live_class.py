@@ -35,10 +35,9 @@ from pages.ui.class_view import ClassView, status_text, teacher_do
 from pages.ui.i18n import t
 from pages.ui.url_state import want
 from pages.ui.user_text import literal
-from server import client_address
+from server import client_address, shared
 from server.room_auth import passphrase_needed, passphrase_ok
 from server.room_state import CODE_LENGTH, Question, Room, normalise_code, room_digest, valid_code
-from server.shared import ROOMS
 
 RETRY_S = 1.0  # a tab that cannot reach its room tries again this often
 
@@ -106,13 +105,14 @@ def resolve() -> ClassView:
     secret = ss["class_secret"] or teacher_key.cookie(code)
     ss["class_held"] = ss["class_held"] or bool(secret)
     joined = ss.get("class_joined") and ss["class_joined"][:2] == (code, ss["class_student"])
-    room, status = ROOMS.get(code) if ss["class_held"] or joined else ROOMS.lookup(code, _client())
+    rooms = shared.ROOMS
+    room, status = rooms.get(code) if ss["class_held"] or joined else rooms.lookup(code, _client())
     if room is None:
         if status == "unknown" and ss["class_held"]:  # ended or expired: the secret is no use any more
             ss.update(class_secret="", class_held=False)
             teacher_key.forget(code)
         return ClassView("gone", code, status=status)
-    if secret and ROOMS.is_teacher(room, secret):
+    if secret and shared.ROOMS.is_teacher(room, secret):
         return _teacher(code, room, secret)
     if ss["class_held"]:  # this tab's secret was the room's: the room was taken back elsewhere
         ss["class_secret"] = ""
@@ -153,7 +153,7 @@ def _taking(code: str) -> ClassView:
         want("room", code, "")
         want("take", "1", "")
         return ClassView("gone", code, status="taking")
-    room, fresh, status = ROOMS.take_back(code, key) if key else (None, None, "denied")
+    room, fresh, status = shared.ROOMS.take_back(code, key) if key else (None, None, "denied")
     if fresh is None:
         if status == "unavailable":  # keep the link's secret and try again
             want("room", code, "")
@@ -172,18 +172,18 @@ def _student(code: str, room: Room) -> ClassView:
     server did not sign for this room names no phone: the link is refused and a new phone joins."""
     ss = st.session_state
     if not ss["class_student"] and ss["class_token"]:
-        ss["class_student"] = ROOMS.phone(code, ss["class_token"]) or ""
+        ss["class_student"] = shared.ROOMS.phone(code, ss["class_token"]) or ""
         if not ss["class_student"]:
             ss["class_token"] = ""
             st.warning(t("class.phone.bad_token"), icon=":material/key_off:")
     if not ss["class_student"]:
-        room, token, status = ROOMS.enter(code, _client())
+        room, token, status = shared.ROOMS.enter(code, _client())
         if room is None:
             return ClassView("gone", code, status=status)
         ss.update(class_student=token.partition("-")[0], class_token=token,
                   class_joined=(code, token.partition("-")[0], room.version))
     elif ss.get("class_joined") != (code, ss["class_student"], room.version):  # checked at each change
-        joined, status = ROOMS.join(code, ss["class_student"], _client())
+        joined, status = shared.ROOMS.join(code, ss["class_student"], _client())
         if joined is None:
             return ClassView("gone", code, status=status)
         ss["class_joined"] = (code, ss["class_student"], room.version)
@@ -195,7 +195,7 @@ def _student(code: str, room: Room) -> ClassView:
 def leave() -> None:
     code, sid = st.session_state.get("class_code"), wake.session_id()
     if code and sid is not None and valid_code(code):
-        ROOMS.bus.forget(room_digest(code), sid)
+        shared.ROOMS.bus.forget(room_digest(code), sid)
     for key in ("class_code", "class_secret", "class_student", "class_joined", "class_token"):
         st.session_state[key] = ""
     st.session_state.update(class_checked=True, class_held=False, class_taking=False, class_seen=-1)
@@ -208,13 +208,13 @@ def start() -> None:
     if passphrase_needed():
         typed = ss.get("class_passphrase") or ""
         ss["class_passphrase"] = ""
-        if not ROOMS.wrong.allow(_client()):
+        if not shared.ROOMS.wrong.allow(_client()):
             ss["class_problem"] = "slow"
             return
         if not passphrase_ok(typed):
             ss["class_problem"] = "passphrase"
             return
-    room, secret, status = ROOMS.create(_client())
+    room, secret, status = shared.ROOMS.create(_client())
     if room is None:
         ss["class_problem"] = status
         return
@@ -292,7 +292,7 @@ def teacher_bar(view: ClassView, base: str | None) -> None:
     bar.button(t("class.call_back") if free else t("class.free"), key="class_free",
                icon=":material/undo:" if free else ":material/explore:",
                on_click=teacher_do,
-               args=(view, lambda c, s, expect=None: ROOMS.set_free(c, s, not free, expect=expect)))
+               args=(view, lambda c, s, expect=None: shared.ROOMS.set_free(c, s, not free, expect=expect)))
     class_teacher.lock_button(bar, view)
     bar.button(t("class.teacher_link"), key="class_link", icon=":material/key:", on_click=_flag,
                args=("class_link_open",))
@@ -337,5 +337,5 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
 
 def room_csv(code: str) -> str:
     """The live room's summary as CSV (an empty text once the room is gone)."""
-    room, _ = ROOMS.get(code)
-    return "" if room is None else class_answers.summary_csv(room, ROOMS.tally(room))
+    room, _ = shared.ROOMS.get(code)
+    return "" if room is None else class_answers.summary_csv(room, shared.ROOMS.tally(room))
