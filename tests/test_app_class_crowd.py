@@ -23,6 +23,7 @@ def warnings(at) -> list[str]:
     return [w.value for w in at.warning]
 
 
+@pytest.mark.slow  # 200 AppTest phones joining one after another: about 100 s on 2 cores
 def test_200_phones_from_one_address_join_within_a_minute_and_that_address_never_fills_the_room(monkeypatch):
     # the store's clock stands still: for the limits every join comes at the same instant, the
     # hardest case of "within a minute" (a bucket refilling while the test runs cannot help)
