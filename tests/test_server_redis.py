@@ -132,7 +132,7 @@ def test_redis_stopped_then_started_again(redis_server, caplog):
     redis_server.start()
 
     def reached() -> bool:  # a call once the retry is due (retry_s=0.3) reaches the restarted Redis
-        shared.exists("probe")
+        shared.exists(store_key("probe", "0" * 32))
         return shared.up
 
     wait_until("the store reaching the restarted Redis", reached, timeout=5)

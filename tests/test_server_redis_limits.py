@@ -60,7 +60,7 @@ def test_a_stopped_redis_falls_back_to_a_limited_bucket_then_shares_again(state)
     state.start()
 
     def reached() -> bool:  # a call once the retry is due (retry_s=0.2) reaches the restarted Redis
-        store.exists("probe")
+        store.exists(store_key("probe", "0" * 32))
         return store.up
 
     # the restarted Redis saved nothing: the buckets start full
