@@ -16,7 +16,7 @@ import re
 import pytest
 from axe_check import BLOCKING, KNOWN, axe_findings, axe_problems
 from conftest import ARTIFACTS, require_browser
-from waiting import wait_settled
+from waiting import next_frame, wait_settled
 
 from pages.ui.i18n import text_for
 from tools.app_driver import (
@@ -103,7 +103,7 @@ def tab_to(page, want, limit: int = 80) -> dict:
     vw, vh = page.viewport_size["width"], page.viewport_size["height"]
     for _ in range(limit):
         page.keyboard.press("Tab")
-        wait_settled(page)  # the focus has moved and its outline drawn
+        next_frame(page)  # the focus has moved (no transition runs on it): drawn with its outline
         info = page.evaluate(FOCUSED)
         if info is None:
             continue
@@ -247,8 +247,8 @@ def test_screenshots_through_colour_vision_filters(browser, server, view):
     with full_height(page):  # the whole page: every chart
         page.screenshot(path=str(screens / f"cvd-{name}-normal.png"), scale="css")
         for kind, matrix in CVD.items():  # one page, its filter replaced: no reload nor resize per filter
+            # the filter is in the computed style (asserted): the screenshot draws its own frame with it
             assert "url" in page.evaluate(FILTER_JS, matrix)
-            wait_settled(page)  # a frame drawn through the filter
             page.screenshot(path=str(screens / f"cvd-{name}-{kind}.png"), scale="css")
     page.close()
 

@@ -53,6 +53,12 @@ SETTLED_JS = "() => document.getAnimations().every(a => a.playState !== 'running
 NEXT_FRAME_JS = "() => new Promise(r => requestAnimationFrame(() => requestAnimationFrame(r)))"
 
 
+def next_frame(page: Any) -> None:
+    """Wait until the browser has drawn a frame since this call: what a key press or a style change
+    did is laid out and painted."""
+    page.evaluate("() => new Promise(r => requestAnimationFrame(r))")
+
+
 def wait_settled(page: Any, timeout_ms: float = 10_000) -> None:
     """Wait until the page's animations and transitions are over and a frame has been drawn since,
     so that the next screenshot or measurement sees their end."""
