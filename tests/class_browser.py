@@ -152,6 +152,7 @@ def screenshot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     page.mouse.move(size["width"] - 2, size["height"] - 2)  # no tooltip of the last button clicked
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # nor of one pressed
     wait_js(page, "the last button's tooltip gone",
             "() => !document.querySelector('[data-testid=stTooltipContent]')")
     wait_settled(page)
