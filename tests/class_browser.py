@@ -10,6 +10,7 @@ import re
 import time
 
 from conftest import ARTIFACTS
+from waiting import wait_js, wait_settled
 
 from core import lesson
 from pages.ui.i18n import text_for
@@ -151,7 +152,10 @@ def screenshot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     size = page.viewport_size
     page.mouse.move(size["width"] - 2, size["height"] - 2)  # no tooltip of the last button clicked
-    page.wait_for_timeout(300)
+    page.evaluate("() => document.activeElement && document.activeElement.blur()")  # nor of one pressed
+    wait_js(page, "the last button's tooltip gone",
+            "() => !document.querySelector('[data-testid=stTooltipContent]')")
+    wait_settled(page)
     page.screenshot(path=str(SHOTS / name), scale="css")
 
 
@@ -186,7 +190,7 @@ def panel_shot(page, name: str, inner: str) -> None:
     hint, the histogram), wherever it lies on the page."""
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.evaluate("() => document.activeElement && document.activeElement.blur()")  # no focus tooltip
-    page.wait_for_timeout(600)  # an alert's fade-in
+    wait_settled(page)  # an alert's fade-in
     part = page.locator(QUESTION).locator(inner).first
     part.scroll_into_view_if_needed()
     part.screenshot(path=str(SHOTS / name), scale="css")

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, MY_PAGES, ROOT, page_table, served_app
+from waiting import wait_settled
 
 from pages.ui.i18n import text_for
 from pages.ui.layout import PRELOAD_KEY, TABLE_CLASS
@@ -352,7 +353,7 @@ def test_the_timing_probe_counts_a_rewritten_url_as_a_finished_run(browser, serv
     open_sidebar(page)
     thumb = page.locator('[data-testid="stSidebar"] input[type="range"]').first
     thumb.wait_for(state="visible", timeout=10_000)
-    page.wait_for_timeout(500)
+    wait_settled(page)  # the sidebar has slid in
     thumb.focus()
     seconds = measure_rerun(page, lambda: thumb.press("ArrowRight"), timeout_ms=60_000)
     assert 0 < seconds < 60

@@ -16,6 +16,7 @@ import re
 import pytest
 from axe_check import BLOCKING, KNOWN, axe_findings, axe_problems
 from conftest import ARTIFACTS, require_browser
+from waiting import next_frame, wait_settled
 
 from pages.ui.i18n import text_for
 from tools.app_driver import (
@@ -57,7 +58,7 @@ def test_the_projector_mode_and_the_open_sidebar_are_axe_clean(browser, server, 
         if view == "#sidebar":  # a phone's sidebar starts closed: the page tests scan it closed
             open_view(page, server, "", lang)
             open_sidebar(page)
-            page.wait_for_timeout(600)
+            wait_settled(page)  # the sidebar has slid in
         else:
             open_view(page, server, view, lang)
         problems += axe_problems(page, f"{view}&lang={lang} {viewport}")
@@ -102,7 +103,7 @@ def tab_to(page, want, limit: int = 80) -> dict:
     vw, vh = page.viewport_size["width"], page.viewport_size["height"]
     for _ in range(limit):
         page.keyboard.press("Tab")
-        page.wait_for_timeout(60)
+        next_frame(page)  # the focus has moved (no transition runs on it): drawn with its outline
         info = page.evaluate(FOCUSED)
         if info is None:
             continue
@@ -246,8 +247,8 @@ def test_screenshots_through_colour_vision_filters(browser, server, view):
     with full_height(page):  # the whole page: every chart
         page.screenshot(path=str(screens / f"cvd-{name}-normal.png"), scale="css")
         for kind, matrix in CVD.items():  # one page, its filter replaced: no reload nor resize per filter
+            # the filter is in the computed style (asserted): the screenshot draws its own frame with it
             assert "url" in page.evaluate(FILTER_JS, matrix)
-            page.wait_for_timeout(300)
             page.screenshot(path=str(screens / f"cvd-{name}-{kind}.png"), scale="css")
     page.close()
 

@@ -20,6 +20,7 @@ from urllib.parse import parse_qsl, urlsplit
 import pytest
 from axe_check import axe_problems
 from conftest import ARTIFACTS, require_browser
+from waiting import wait_js, wait_settled
 
 from core import lesson
 from pages.ui.i18n import text_for
@@ -151,7 +152,7 @@ def screenshot(page, name: str, tall: bool = False) -> None:
     if tall:
         size = page.viewport_size
         page.set_viewport_size({"width": size["width"], "height": main_box(page)["sh"] + 80})
-        page.wait_for_timeout(400)
+        wait_settled(page)  # laid out and drawn at the new size
         page.screenshot(path=str(ARTIFACTS / f"{name}-full.png"), scale="css")
         page.set_viewport_size(size)
 
@@ -232,6 +233,18 @@ def test_clicker_keys_move_between_steps_and_the_url_follows(browser, server):
     context.close()
 
 
+QR_SHOWN_JS = """(before) => { const i = document.querySelector('.st-key-lesson_qr img');
+    return i && i.complete && i.naturalWidth > 0 && i.src !== before && i.src; }"""
+
+
+def _wait_qr(page, before: str) -> str:
+    """Wait until the share dialog shows a loaded QR image other than `before` (its src), the
+    dialog's opening over; that image's src."""
+    src = wait_js(page, "a new QR code loaded in the share dialog", QR_SHOWN_JS, before, 60_000).json_value()
+    wait_settled(page)
+    return src
+
+
 def _decode_qr(page) -> str:
     import zxingcpp
     from PIL import Image
@@ -254,7 +267,7 @@ def test_qr_code_decodes_to_the_pages_own_url(browser, server):
     context, page, _ = open_step(browser, server, PROJECTOR, "lang=zh&step=3&dk=256&lock=1")
     page.locator(".st-key-lesson_share button").click()
     page.wait_for_selector(".st-key-lesson_qr img", timeout=60_000)
-    page.wait_for_timeout(300)
+    shown = _wait_qr(page, "")
     text = _decode_qr(page)
     assert _same_view(text, page.url), f"QR holds {text}, the page is {page.url}"
     assert dict(parse_qsl(urlsplit(text).query))["lock"] == "1"
@@ -262,7 +275,7 @@ def test_qr_code_decodes_to_the_pages_own_url(browser, server):
     page.locator(".st-key-lesson_share_lock label").click()  # the free link instead of the locked one
     link_is_free = "() => !document.querySelector('[data-testid=stCode]').innerText.includes('lock=1')"
     page.wait_for_function(link_is_free, timeout=60_000)
-    page.wait_for_timeout(300)
+    _wait_qr(page, shown)
     free = _decode_qr(page)
     assert "lock" not in dict(parse_qsl(urlsplit(free).query))
     assert _same_view(free, page.url.replace("&lock=1", "").replace("lock=1&", ""))

@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import ROOT
+from waiting import wait_until
 
 from tools.cluster.cluster import REDIS_SERVER, LocalCluster
 from tools.cluster.processes import SETPRIV, group_members, stop_all
@@ -98,7 +99,8 @@ def test_stopping_ends_a_group_that_ignores_sigterm(tmp_path):
     from tools.cluster.processes import spawn
 
     proc = spawn(["sh", "-c", "trap '' TERM; sleep 30 & wait"], tmp_path / "stubborn.log", ROOT)
-    time.sleep(0.3)
+    # the shell has set its trap once it has started its sleep
+    wait_until("the stubborn group's sleep starting", lambda: len(group_members(proc.pid)) >= 2)
     assert stop_all([proc], grace=1.0) == [proc.pid]
     assert not group_members(proc.pid)
 

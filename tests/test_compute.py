@@ -93,7 +93,7 @@ def test_light_computations_run_at_most_two_at_a_time_for_every_session():
         with lock:
             running[0] += 1
             peak[0] = max(peak[0], running[0])
-        time.sleep(0.3)
+        time.sleep(0.3)  # each computation lasts a while, so that the others overlap it
         with lock:
             running[0] -= 1
         return x * x

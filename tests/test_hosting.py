@@ -13,6 +13,7 @@ from urllib.parse import parse_qs
 
 import pytest
 from conftest import TORCH_VIEWS, StreamlitServer, page_table
+from waiting import until, wait_until
 
 from pages.ui.i18n import text_for
 from server.memory import QUIET_S
@@ -41,6 +42,24 @@ def double_dk(tab: BrowserTab) -> None:
     now = int(values[0])
     del values[:]
     values.append(str(2 * now))
+
+
+class WatchedTab(BrowserTab):
+    """A tab that notes, as they arrive during a run, its progress bars' values and its notices."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.progress: list[int] = []
+        self.notices: list[str] = []
+
+    def _on_delta(self, fwd, result, drawn) -> None:
+        super()._on_delta(fwd, result, drawn)
+        if fwd.delta.WhichOneof("type") == "new_element":
+            el = fwd.delta.new_element
+            if el.WhichOneof("type") == "progress":
+                self.progress.append(el.progress.value)
+            elif el.WhichOneof("type") == "alert":
+                self.notices.append(el.alert.body)
 
 
 async def open_in_new_tab(url: str, link: str, timeout: float) -> tuple:
@@ -133,34 +152,36 @@ def test_heavy_jobs_wait_their_turn_and_a_session_that_leaves_frees_its_work():
     """One heavy job runs at a time: a second one waits, told its place in both languages. When the
     session running the first closes mid-run, its computation stops (the server's CPU goes quiet
     and the queue moves on) instead of running on for nobody."""
+    queued = text_for("hosting.queue", "zh").split("{ahead}")[0]
     with StreamlitServer(log_name="hosting-heavy.log") as srv:
         async def go():
-            a, b = BrowserTab(srv.url), BrowserTab(srv.url, locale="zh-CN")
+            a, b = WatchedTab(srv.url), WatchedTab(srv.url, locale="zh-CN")
             await a.connect()
             await b.connect()
             running = asyncio.create_task(a.open(SLOW_TRAINING, 600))
-            await asyncio.sleep(8)  # a's training is under way
+            await until("a's training reporting progress", lambda: any(v > 0 for v in a.progress), 300)
             busy_from = cpu_seconds(srv.proc.pid)
-            await asyncio.sleep(2)
+            await asyncio.sleep(2)  # a window of CPU time: its length is the measurement's
             busy = cpu_seconds(srv.proc.pid) - busy_from
             waiting = asyncio.create_task(b.open(f"/cost?lang=zh&{SMALL_COST}", 600))
-            await asyncio.sleep(4)  # b has asked for its timing and waits behind a's training
+            await until("b told its place behind a's training",
+                        lambda: any(n.startswith(queued) for n in b.notices), 120)
             running.cancel()
             await a.close()  # a leaves mid-run
             result = await waiting
             # b is done; if a's training were still running, CPU would show it. The window ends
             # before the janitor's first clean-up (a full garbage collection, 0.2-0.5 s of CPU, once
             # no script has run for QUIET_S), which a window 3-6 s after b's run sometimes caught.
-            await asyncio.sleep(1)
+            # The window is the measurement (no event says "nothing runs"): 1 s after b's run, 3 s long.
+            await asyncio.sleep(1)  # the window's start
             quiet_from = cpu_seconds(srv.proc.pid)
-            await asyncio.sleep(3)
+            await asyncio.sleep(3)  # the window's length
             quiet = cpu_seconds(srv.proc.pid) - quiet_from
             await b.close()
             return busy, result, quiet
 
         busy, result, quiet = asyncio.run(go())
     assert 1 + 3 < QUIET_S, "the quiet window must end before the janitor's first clean-up"
-    queued = text_for("hosting.queue", "zh").split("{ahead}")[0]
     assert result.status == "ok" and not result.exceptions, result
     assert any(a.startswith(queued) for a in result.alerts), result.alerts
     assert result.charts > 0
@@ -178,7 +199,7 @@ def test_a_server_restart_lets_clients_reconnect():
     srv = StreamlitServer(log_name="hosting-restart.log").start()
     try:
         def restart_later():
-            time.sleep(8)
+            time.sleep(8)  # the restart's moment in the 30-s phase (its runs after 8 s are checked)
             srv.stop()
             srv.start()
 
@@ -219,13 +240,15 @@ def mapped(pid: int, fragment: str) -> bool:
         return any(fragment in line for line in f)
 
 
-def wait_mapped(pid: int, fragment: str, seconds: float) -> bool:
-    deadline = time.monotonic() + seconds
-    while not mapped(pid, fragment):
-        if time.monotonic() > deadline:
+def stays_unmapped(pid: int, fragment: str, seconds: float = 1.0) -> bool:
+    """Whether nothing maps `fragment` for `seconds`: a negative, so the time itself is what is
+    waited (checked every 0.1 s, so a load fails it at once)."""
+    end = time.monotonic() + seconds
+    while time.monotonic() < end:
+        if mapped(pid, fragment):
             return False
         time.sleep(0.1)
-    return True
+    return not mapped(pid, fragment)
 
 
 @pytest.mark.skipif(not Path("/proc/self/maps").is_file(),
@@ -238,26 +261,22 @@ def test_a_fresh_server_loads_what_every_page_needs_at_once_and_torch_when_a_vie
     link took longer to show (docs/hosting.md, "Starting")."""
     with StreamlitServer(log_name="hosting-warmup.log") as srv:
         pid = srv.proc.pid
-        assert wait_mapped(pid, "/pandas/_libs/", 30), "the first modules were not loaded at start"
-        time.sleep(1.0)
-        assert not mapped(pid, "libtorch"), "torch was loaded with no page asked for"
+        wait_until("the first modules loaded at start", lambda: mapped(pid, "/pandas/_libs/"), 30)
+        assert stays_unmapped(pid, "libtorch"), "torch was loaded with no page asked for"
         with urllib.request.urlopen(f"{srv.url}/overview?lang=zh", timeout=10) as r:
             assert r.status == 200
-        time.sleep(1.0)
-        assert not mapped(pid, "libtorch"), "a page without torch had torch loaded"
+        assert stays_unmapped(pid, "libtorch"), "a page without torch had torch loaded"
         with urllib.request.urlopen(f"{srv.url}/precision?lang=zh", timeout=10) as r:
             assert r.status == 200  # its float16 / bfloat16 arithmetic is NumPy's
-        time.sleep(1.0)
-        assert not mapped(pid, "libtorch"), "the precision page had torch loaded"
+        assert stays_unmapped(pid, "libtorch"), "the precision page had torch loaded"
         with urllib.request.urlopen(f"{srv.url}/gradients?lang=zh", timeout=10) as r:
             assert r.status == 200  # its autograd check is closed: drawn only once opened
-        time.sleep(1.0)
-        assert not mapped(pid, "libtorch"), "the gradients page, its check closed, had torch loaded"
+        assert stays_unmapped(pid, "libtorch"), "the gradients page, its check closed, had torch loaded"
         link = "/gradients?lang=zh&grad_check=1"
         with urllib.request.urlopen(f"{srv.url}{link}", timeout=10) as r:
             assert r.status == 200
-        time.sleep(1.0)
-        assert not mapped(pid, "libtorch"), "torch was loaded as the link was requested, before its session"
+        assert stays_unmapped(pid, "libtorch"), \
+            "torch was loaded as the link was requested, before its session"
         result, _ = asyncio.run(open_in_new_tab(srv.url, link, 300))
         assert result.status == "ok" and not result.exceptions, result.exceptions
         agrees = text_for("gradients.check.ok", "zh").split("{")[0]

@@ -8,6 +8,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from conftest import ARTIFACTS, StreamlitServer, page_table
+from waiting import wait_js
 
 from pages.ui.i18n import text_for
 from tools.app_driver import NAV_LINK, wait_idle
@@ -165,8 +166,9 @@ def test_every_page_asks_only_its_own_server(browser):
             page.goto(f"{srv.url}/{link}", wait_until="commit")
             wait_idle(page, timeout_ms=300_000, charts=False)
             assert page.locator(EXCEPTION).count() == 0, link
-        page.wait_for_timeout(500)  # the tab's icon is set once the page config has arrived
-        assert page.evaluate("() => document.querySelector(\"link[rel='shortcut icon']\").href"
-                             ).startswith("data:image/svg+xml")
+        # the tab's icon is set once the page config has arrived
+        wait_js(page, "the tab's icon set to the app's SVG",
+                "() => (document.querySelector(\"link[rel='shortcut icon']\") || {href: ''})"
+                ".href.startsWith('data:image/svg+xml')")
         context.close()
     assert elsewhere == []

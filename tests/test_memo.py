@@ -39,7 +39,7 @@ def test_memo_is_bounded_least_recently_used_first_out():
 def test_memo_drops_what_nobody_asked_for():
     memo = Memo()
     memo.get_or_compute("old", lambda: 1)
-    time.sleep(0.05)
+    time.sleep(0.05)  # the age is what is tested: older than 0.03 s
     memo.get_or_compute("new", lambda: 2)
     assert memo.drop_unused(0.03) == 1 and len(memo) == 1
     memo.clear()

@@ -39,7 +39,7 @@ class Phones:
         return True
 
     def run(self, i: int) -> None:
-        time.sleep(self.run_s)
+        time.sleep(self.run_s)  # a phone's run: its length is the scenario's
         with self.lock:
             self.under_way -= 1
         if i not in self.silent:
@@ -90,7 +90,7 @@ def test_the_run_that_made_the_change_is_left_to_finish_first():
 
     def hold() -> None:
         began.append(time.monotonic())
-        time.sleep(0.2)
+        time.sleep(0.2)  # the change's own run: its length is what the wave must wait out
         held.set()
 
     bus = RoomBus(hold=hold)

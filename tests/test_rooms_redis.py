@@ -7,12 +7,12 @@ from __future__ import annotations
 import os
 import pickle
 import threading
-import time
 from dataclasses import replace
 from pathlib import Path
 
 import pytest
 from test_server_redis import REDIS_SERVER, redis_server  # noqa: F401  (the fixture, shared)
+from waiting import wait_until
 
 from server.room_state import Question
 from server.rooms import Rooms
@@ -125,8 +125,9 @@ def test_redis_stopped_answers_unavailable_without_raising_and_works_after_a_res
     assert rooms.end(code, secret) == (None, "unavailable")
 
     redis_server.start()
-    time.sleep(0.4)  # the retry is due
-    assert rooms.get(code) == (None, "unknown")  # no persistence: the class did not survive Redis
+    back = wait_until("the rooms reaching the restarted Redis (its retry due)",
+                      lambda: (got := rooms.get(code)) != (None, "unavailable") and got, timeout=5)
+    assert back == (None, "unknown")  # no persistence: the class did not survive Redis
     room, secret, status = rooms.create("t3")
     assert status == "ok"
     assert rooms.show(room.code, secret, 1, QUESTION)[1] == "ok"

@@ -16,6 +16,7 @@ from conftest import ROOT, StreamlitServer
 from streamlit.proto.ClientState_pb2 import ClientState
 from streamlit.runtime.app_session import AppSession
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequests
+from waiting import until
 
 from pages.ui import run_order
 from tools.loadtest import crossing
@@ -58,12 +59,12 @@ def test_a_fragments_request_waits_while_the_runner_has_stopped_and_keeps_its_or
     async def scenario() -> None:
         wrapped(session, _state("answer"))
         wrapped(session, _state("poll"))
-        await asyncio.sleep(0.03)
+        await asyncio.sleep(0.03)  # what is tested: nothing goes for 0.03 s
         assert calls == []  # the stopped runner's shutdown has not been handled: both wait
         wrapped(session, _state())  # a whole run's request is not held back
         assert calls == ["whole"]
         session._scriptrunner = None  # the shutdown handled
-        await asyncio.sleep(0.03)
+        await until("the held requests going once the shutdown is handled", lambda: len(calls) == 3)
 
     asyncio.run(scenario())
     assert calls == ["whole", "answer", "poll"]
@@ -77,9 +78,9 @@ def test_a_request_goes_at_once_when_the_runner_runs_and_at_most_after_the_wait(
         wrapped(_session(stopped=False), _state("running"))
         assert calls == ["running"]
         wrapped(_session(stopped=True), _state("stuck"))  # its shutdown never comes
-        await asyncio.sleep(0.01)
+        await asyncio.sleep(0.01)  # what is tested: it does not go within 0.01 s
         assert calls == ["running"]
-        await asyncio.sleep(0.2)
+        await until("the stuck request going after its wait (0.05 s)", lambda: len(calls) == 2, timeout=0.2)
 
     asyncio.run(scenario())
     assert calls == ["running", "stuck"]

@@ -15,7 +15,7 @@ def test_memory_is_given_back_at_most_once_every_few_seconds():
     if trim._trim is None:
         pytest.skip("no glibc here: nothing to trim")
     assert trim() is True and trim() is False  # the second call within 0.2 s does nothing
-    time.sleep(0.25)
+    time.sleep(0.25)  # the interval's length is what is tested
     assert trim() is True
 
 
@@ -147,7 +147,7 @@ def test_a_quiet_server_drops_what_nobody_used_then_collects_once_per_quiet_spel
     store = ResultStore()
     for x in range(3):
         store.get_or_compute(("f", (("x", x),)), lambda flight, x=x: (x, {}), lambda flight: None)
-    time.sleep(0.05)
+    time.sleep(0.05)  # the age is what is tested: unused for longer than 0.04 s
     store.peek(("f", (("x", 2),)))                         # used just now: kept
     assert store.drop_unused(0.04) == 2 and store.stats()[0] == 1
 

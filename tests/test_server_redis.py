@@ -21,6 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 from conftest import ROOT, free_port, require_marker
+from waiting import wait_until
 
 from server.admission import SharedGate
 from server.results import ResultStore, result_key, shared_key
@@ -101,6 +102,7 @@ def test_two_replicas_compute_a_result_once(redis_server):
 
     def ask(store):
         go.wait()
+        # the computation lasts 0.4 s (the overlap is what is tested): the other asks while it runs
         return store.get_or_compute(key(1), lambda f: (calls.append(1) or time.sleep(0.4) or [3.0], {}), None)
 
     out: list = []
@@ -128,7 +130,12 @@ def test_redis_stopped_then_started_again(redis_server, caplog):
     assert redis_server.password not in warnings[0].getMessage()
 
     redis_server.start()
-    time.sleep(0.4)  # the retry is due
+
+    def reached() -> bool:  # a call once the retry is due (retry_s=0.3) reaches the restarted Redis
+        shared.exists(store_key("probe", "0" * 32))
+        return shared.up
+
+    wait_until("the store reaching the restarted Redis", reached, timeout=5)
     store.get_or_compute(key(100), lambda f: ("after", {}), None)
     assert shared.up and any("reachable again" in r.getMessage() for r in caplog.records)
     other = ResultStore(shared=RedisStore(redis_server.url))  # used again: another replica reads it
@@ -180,7 +187,7 @@ def test_the_heavy_gate_admits_at_most_its_slots_across_replicas(redis_server):
             with lock:
                 running[0] += 1
                 peak[0] = max(peak[0], running[0])
-            time.sleep(0.2)
+            time.sleep(0.2)  # each job holds its slot a while, so that the others overlap it
             with lock:
                 running[0] -= 1
 
@@ -210,8 +217,7 @@ def test_the_queue_is_one_for_every_replica_with_places_in_order(redis_server):
 
     ta = threading.Thread(target=job, args=("A", a))
     ta.start()
-    while a.load() != (1, 0):
-        time.sleep(0.01)
+    wait_until("A admitted", lambda: a.load() == (1, 0))
     tb = threading.Thread(target=job, args=("B", b))
     tb.start()
     queued["B"].wait(10)

@@ -15,6 +15,7 @@ import pytest
 from conftest import ROOT
 from test_server_limits import LIMITS
 from test_server_redis import REDIS_SERVER, RedisServer, key
+from waiting import wait_until
 
 from server.limits import SharedRateLimit
 from server.results import ResultStore
@@ -43,7 +44,7 @@ def test_two_redis_clients_share_one_allowance(state, kind, per_s, burst, cost):
     assert burst <= taken <= burst + refill + 1, f"{kind}: {taken} taken by two replicas, allowance {burst}"
     assert one.fallbacks == two.fallbacks == 0
     if per_s >= 1:  # one attempt's time later (the slow limits are checked at the store below)
-        time.sleep(cost / per_s + 0.05)
+        time.sleep(cost / per_s + 0.05)  # the refill's time is what is tested
         assert two.allow("198.51.100.4", cost)
     ttl = state.client().pttl(one.key("198.51.100.4"))
     assert 0 < ttl <= burst / per_s * 1000 + 1, "the counter expires when its bucket is full again"
@@ -57,7 +58,13 @@ def test_a_stopped_redis_falls_back_to_a_limited_bucket_then_shares_again(state)
     answers = [limit.allow("b") for _ in range(6)]
     assert answers == [True] * 4 + [False] * 2 and limit.fallbacks == 6  # limited, never unlimited
     state.start()
-    time.sleep(0.3)  # the retry is due (the restarted Redis saved nothing: the buckets start full)
+
+    def reached() -> bool:  # a call once the retry is due (retry_s=0.2) reaches the restarted Redis
+        store.exists(store_key("probe", "0" * 32))
+        return store.up
+
+    # the restarted Redis saved nothing: the buckets start full
+    wait_until("the limit's store reaching the restarted Redis", reached, timeout=5)
     other = SharedRateLimit(RedisStore(state.url), "joins", per_s=0.5, burst=4)
     assert [limit.allow("c") for _ in range(4)] == [True] * 4 and store.up and limit.fallbacks == 6
     assert not other.allow("c"), "another replica's limit shares the bucket again"

@@ -78,7 +78,7 @@ def test_redis_back_after_four_seconds_is_used_again_within_two(tmp_path, how):
             time.sleep(0.01)
         assert not store.up
         # the calls in flight when it went down each fail once; count the tries of its last 2.5 s
-        time.sleep(max(0.0, 1.5 - (time.monotonic() - down_at)))
+        time.sleep(max(0.0, 1.5 - (time.monotonic() - down_at)))  # the window's start: a time
         tries_before = store.counters()["unreachable"]
         time.sleep(max(0.0, 4.0 - (time.monotonic() - down_at)))  # the outage's own length
         tries_down = store.counters()["unreachable"] - tries_before

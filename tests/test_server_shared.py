@@ -10,6 +10,7 @@ import types
 
 import pytest
 from conftest import call_in_threads
+from waiting import wait_until
 
 from server.cache import SharedCache
 from server.codec import encode
@@ -77,8 +78,7 @@ def test_a_stopped_computation_is_taken_over_by_a_waiter():
 
     first = threading.Thread(target=owner)
     first.start()
-    while store.computed == 0:
-        time.sleep(0.01)
+    wait_until("the first session's computation starting", lambda: store.computed)
 
     def wait(flight):
         waiting.set()
@@ -108,21 +108,21 @@ def test_a_result_that_was_slow_to_compute_outlives_the_idle_eviction():
     from server.results import ResultStore
 
     def timing(flight):
-        time.sleep(0.06)
+        time.sleep(0.06)  # the time is what is tested: longer than slow_s
         return "timing", {}
 
     store = ResultStore(slow_s=0.05, keep_slow_s=0.3)
     slow, fast = ("slow", ()), ("fast", ())
     store.get_or_compute(slow, timing, lambda flight: None)
     store.get_or_compute(fast, lambda flight: ("sweep", {}), lambda flight: None)
-    time.sleep(0.05)
+    time.sleep(0.05)  # the ages are what is tested: both unused for longer than 0.04 s
     assert store.drop_unused(0.04) == 1 and store.has(slow) and not store.has(fast)
-    time.sleep(0.3)
+    time.sleep(0.3)  # and the slow one for longer than keep_slow_s
     assert store.drop_unused(0.04) == 1 and store.stats() == (0, 0)
     store.get_or_compute(slow, timing, lambda flight: None)
     store.clear()
     store.get_or_compute(slow, lambda flight: ("quick this time", {}), lambda flight: None)
-    time.sleep(0.05)
+    time.sleep(0.05)  # the age is what is tested
     assert store.drop_unused(0.04) == 1  # slow no more: its old mark went with clear()
 
 
@@ -130,7 +130,7 @@ def test_a_figure_asked_for_by_many_sessions_at_once_is_built_once():
     cache, started = SharedCache(2**20, 10, lambda fig: fig.nbytes), threading.Barrier(6)
 
     def build(flight):
-        time.sleep(0.3)
+        time.sleep(0.3)  # the build lasts while the other five ask: the overlap is what is tested
         return types.SimpleNamespace(nbytes=10)
 
     def ask():
@@ -139,7 +139,7 @@ def test_a_figure_asked_for_by_many_sessions_at_once_is_built_once():
 
     figures = call_in_threads(ask, 6)
     assert cache.computed == 1 and len({id(f) for f in figures}) == 1
-    time.sleep(0.05)
+    time.sleep(0.05)  # the age is what is tested: unused for longer than 0.01 s
     assert cache.drop_unused(0.01) == 1 and cache.stats() == (0, 0)
 
 
@@ -161,8 +161,7 @@ def test_heavy_jobs_run_one_at_a_time_in_the_order_they_asked():
 
     a = threading.Thread(target=job, args=("A",))
     a.start()
-    while gate.load() != (1, 0):
-        time.sleep(0.01)
+    wait_until("the first job running", lambda: gate.load() == (1, 0))
     b = threading.Thread(target=job, args=("B",))
     b.start()
     queued["B"].wait(10)
@@ -191,8 +190,7 @@ def test_a_waiting_job_that_is_stopped_leaves_the_queue():
 
     a = threading.Thread(target=running)
     a.start()
-    while gate.load() != (1, 0):
-        time.sleep(0.01)
+    wait_until("the first job running", lambda: gate.load() == (1, 0))
 
     def stop(ahead, seconds):
         raise Stop
@@ -270,7 +268,7 @@ def test_runs_that_start_while_a_teachers_run_goes_on_wait_for_its_end():
     inside.wait(10)
     threads.append(threading.Thread(target=student))
     threads[1].start()
-    time.sleep(0.2)
+    time.sleep(0.2)  # "nothing happens for 0.2 s" is what is tested: the student's run does not start
     assert "student" not in started and runs.held == 1  # waiting, not running
     leave.set()
     for th in threads:

@@ -89,7 +89,7 @@ def test_replicas_asking_at_the_same_time_compute_once():
     def slow(flight):
         calls.append(1)
         started.set()
-        time.sleep(0.3)
+        time.sleep(0.3)  # it lasts while the other replica asks: the overlap is what is tested
         return [1.5, 2.5], {}
 
     out: list = []
@@ -153,7 +153,7 @@ def test_a_lease_keeps_a_claim_alive_and_releases_it():
     # cores: 0.15 s left a renewing thread too little room)
     assert store.claim(key, "me", 0.6)
     with Lease(store, key, "me", 0.6, beat=lambda: beats.append(1)).held() as lease:
-        time.sleep(1.5)
+        time.sleep(1.5)  # the time is what is tested: held past two lapses of the claim
         assert store.exists(key) and not lease.lost
     assert beats and not store.exists(key)
 

@@ -13,6 +13,7 @@ import time
 
 import pytest
 from conftest import StreamlitServer
+from waiting import wait_until
 
 from server.runs import RunRegistry
 from server.startup import WarmUp, no_delay_on_listeners
@@ -45,7 +46,7 @@ def in_a_run(runs: RunRegistry, seconds: float) -> threading.Thread:
     """A script run of `seconds` in its own thread, as Streamlit runs one per session."""
     def body() -> None:
         runs.start()
-        time.sleep(seconds)
+        time.sleep(seconds)  # the run's length is part of the scenario
         runs.end()
 
     th = threading.Thread(target=body)
@@ -57,10 +58,11 @@ def test_the_first_modules_load_at_once_and_torch_only_after_a_page_and_a_quiet_
     runs, loader = RunRegistry(), Loader()
     w = warm_up(runs, loader)
     assert w.start() and not w.start()  # once per server
-    time.sleep(0.6)
+    wait_until("the first modules loading", lambda: len(loader.names) >= 2)
+    time.sleep(0.3)  # what is tested: nothing more loads for longer than the quiet time (0.2 s)
     assert loader.names == ["altair", "pandas"], "before any page: the first modules, not torch"
     run = in_a_run(runs, 0.4)
-    time.sleep(0.3)
+    time.sleep(0.3)  # what is tested: nothing loads for 0.3 s while the page runs
     assert loader.names == ["altair", "pandas"], "not while a page runs"
     run.join()
     ended = time.monotonic()
@@ -76,7 +78,7 @@ def test_torch_waits_for_the_quiet_time_however_long_a_page_runs():
     w = warm_up(runs, loader, quiet_s=0.2)
     run = in_a_run(runs, 1.0)
     w.start()
-    time.sleep(0.8)
+    time.sleep(0.8)  # what is tested: torch does not load during 0.8 s of the page's run
     assert loader.names == ["altair", "pandas"], "torch loaded while a page ran"
     assert loader.freezes == [], "a page was running: its objects would have been frozen"
     run.join()
@@ -87,7 +89,7 @@ def test_a_module_that_cannot_load_is_skipped_and_the_rest_still_load():
     runs, loader = RunRegistry(), Loader(fail="pandas")
     w = warm_up(runs, loader)
     w.start()
-    time.sleep(0.3)
+    wait_until("the first group frozen", lambda: loader.freezes)
     in_a_run(runs, 0.05).join()
     assert w.done.wait(5)
     assert loader.names == ["altair", "torch"] and w.loaded == ["altair", "torch"]
@@ -100,7 +102,7 @@ def test_waiting_for_quiet_waits_for_a_first_run_to_end_then_the_quiet_time():
     waiter = threading.Thread(target=lambda: waited.append(runs.wait_quiet(0.2)))
     start = time.monotonic()
     waiter.start()
-    time.sleep(0.5)
+    time.sleep(0.5)  # what is tested: with no run, the waiter keeps waiting for 0.5 s
     assert waiter.is_alive(), "no run yet: it keeps waiting"
     in_a_run(runs, 0.3).join()
     waiter.join(5)
