@@ -89,6 +89,7 @@ def test_a_malformed_request_in_the_link_is_corrected_with_a_notice(calls):
 
 
 @pytest.mark.skipif(rm.availability() is not None, reason=f"optional model package: {rm.availability()}")
+@pytest.mark.slow  # the model's first load: about 7 s a language
 @pytest.mark.parametrize("lang", ["en", "zh"])
 def test_the_real_model_page_asks_before_its_first_load(lang):
     import streamlit as st

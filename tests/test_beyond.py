@@ -180,6 +180,7 @@ def test_init_variance_leaves_the_global_torch_rng_alone():
     assert torch.equal(torch.rand(3), a)
 
 
+@pytest.mark.slow  # real torch modules over every d_model: about 12 s
 def test_init_logit_variance_spans_far_below_one_to_above_it_over_the_pages_d_model_choices():
     """The beyond page's closing notice says real initialisations put the logit variance "from far
     below 1 to above it" over its d_model choices (256 … 4096): true of the closed forms and of a

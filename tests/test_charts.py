@@ -104,6 +104,7 @@ def reachable(root: object, limit: int = 20000) -> list[object]:
     return out
 
 
+@pytest.mark.slow  # every page's downloads rendered: about 8 s
 def test_a_pages_download_buttons_hold_a_blob_of_the_chart_not_its_objects(monkeypatch):
     """Streamlit keeps a closed tab's download callables until it drops the session: they hold one
     pickled blob per chart (Export), not the Figure, its Altair objects or its table, and render

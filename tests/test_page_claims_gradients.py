@@ -98,6 +98,7 @@ def test_the_crossing_is_where_the_unscaled_median_falls_below_and_stays_below(v
         renders(statement)
 
 
+@pytest.mark.slow  # the gradient sweep at several n: about 9 s
 def test_the_crossing_comes_later_with_more_keys():
     """What the page says under its chart: "with more keys the crossing comes later", measured with
     enough draws that the medians are sharp (the page, at n = 1024, affords only a few: its interval
