@@ -6,34 +6,35 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
 T = TypeVar("T")
 
 
+def _rounds(what: str, timeout: float) -> Iterator[None]:
+    """One round per poll until `timeout` s have passed; then AssertionError naming `what`."""
+    deadline = time.monotonic() + timeout
+    while True:
+        yield
+        if time.monotonic() >= deadline:
+            raise AssertionError(f"{what} not within {timeout:g} s")
+
+
 def wait_until(what: str, predicate: Callable[[], T], timeout: float = 10.0, interval: float = 0.05) -> T:
     """Call `predicate()` every `interval` s until it returns something truthy, and return that;
     AssertionError("<what> not within <timeout> s") once `timeout` s have passed without."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
+    for _ in _rounds(what, timeout):
+        if value := predicate():
             return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"{what} not within {timeout:g} s")
         time.sleep(interval)
 
 
 async def until(what: str, predicate: Callable[[], T], timeout: float = 10.0, interval: float = 0.05) -> T:
     """`wait_until` inside an event loop: the loop's other tasks run while it waits."""
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
+    for _ in _rounds(what, timeout):
+        if value := predicate():
             return value
-        if time.monotonic() >= deadline:
-            raise AssertionError(f"{what} not within {timeout:g} s")
         await asyncio.sleep(interval)
 
 
