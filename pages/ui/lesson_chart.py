@@ -63,7 +63,9 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
     y_scale = alt.Scale(type="log") if chart["y_log"] else alt.Scale(zero=False)
     if chart["y_domain"]:
         y_scale = alt.Scale(type="log" if chart["y_log"] else "linear", domain=chart["y_domain"])
-    palette = alt.Scale(domain=[labels[n] for n in order], range=colours)
+    names = [labels[n] for n in order]  # every scale's domain: one legend for colour, dash and marker
+    kth = {n: j for j, n in enumerate(n for n in order if n not in REFERENCE_SERIES)}  # measured series
+    palette = alt.Scale(domain=names, range=colours)
     legend = alt.Legend(orient="bottom", direction="vertical", labelLimit=320, rowPadding=2,
                         symbolSize=px["point"] + 10, labelFontSize=px["legend"], padding=0,
                         symbolStrokeWidth=px["reference"])
@@ -71,10 +73,8 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
     measured = [labels[n] for n in order if n not in REFERENCE_SERIES]
     # every label in the shape scale, so the one legend shows a measured series' marker and a
     # reference's line ("stroke"), not a default circle for the references
-    marks = iter(SHAPES[i % len(SHAPES)] for i in range(len(measured)))
-    shapes = ["stroke" if n in REFERENCE_SERIES else next(marks) for n in order]
-    shape = alt.Shape("label:N", title=None, legend=legend,
-                      scale=alt.Scale(domain=[labels[n] for n in order], range=shapes))
+    shapes = ["stroke" if n in REFERENCE_SERIES else SHAPES[kth[n] % len(SHAPES)] for n in order]
+    shape = alt.Shape("label:N", title=None, legend=legend, scale=alt.Scale(domain=names, range=shapes))
     ticks = sorted({r["x"] for r in chart["rows"]})
     x = alt.X("x:Q", title=t(f"lesson.axis.{chart['x']}"), scale=alt.Scale(type="log", base=2),
               axis=alt.Axis(values=ticks, format="~g", labelOverlap=True))
@@ -86,19 +86,16 @@ def step_chart(chart: dict, revealed: bool, projector: bool = False, width: int 
     base = alt.Chart(df).encode(x=x, y=y, color=colour, tooltip=tips)
     # one dash per label, measured series and references alike, in one scale the layers share (so
     # a line keeps its dash at the reveal) and whose legend merges with the colour's
-    kinds = iter(range(len(order)))
     dashes = [list(REFERENCE_DASHES[i % len(REFERENCE_DASHES)]) if n in REFERENCE_SERIES
-              else list(DASHES[next(kinds) % len(DASHES)]) for i, n in enumerate(order)]
-    dash = alt.StrokeDash("label:N", title=None, legend=legend,
-                          scale=alt.Scale(domain=[labels[n] for n in order], range=dashes))
+              else list(DASHES[kth[n] % len(DASHES)]) for i, n in enumerate(order)]
+    dash = alt.StrokeDash("label:N", title=None, legend=legend, scale=alt.Scale(domain=names, range=dashes))
     layers = [] if not measured else [
         base.transform_filter("!datum.reference").mark_line(strokeWidth=px["line"]).encode(strokeDash=dash),
         base.transform_filter("!datum.reference").mark_point(filled=True, size=px["point"])
         .encode(shape=shape),
     ]
     # references last, so a measurement lying on its theory leaves the theory visible
-    # each reference its own dash as well as its colour (several candidates share a chart before
-    # the reveal); the dash scale names every label, so its legend merges with the colour's
+    # each reference its own dash as well as its colour: several candidates share a chart before the reveal
     layers.append(base.transform_filter("datum.reference").mark_line(strokeWidth=px["reference"])
                   .encode(strokeDash=dash))
     if chart["current"] is not None:
