@@ -50,9 +50,9 @@ class RoomBus:
         self._lock = threading.Lock()
         self._freed = threading.Condition(self._lock)
         self._under_way: dict[tuple[str, str], float] = {}  # (room, who) woken → when its place frees
-        self._waves: list[str] = []  # rooms changed, whose listeners are still to be woken
-        self._sent: list[float] = []  # when each of those changes was made (Unix seconds)
-        self._last: list[dict[str, Callable[[], bool]] | None] = []  # a dropped room's last listeners
+        # the changes whose listeners are still to be woken: (room, when it was made in Unix seconds,
+        # the last listeners of a room just dropped or None)
+        self._waves: list[tuple[str, float, dict[str, Callable[[], bool]] | None]] = []
         self._waker: threading.Thread | None = None
         self._waving = False
         self._current: str | None = None  # the room whose wave is under way
@@ -163,7 +163,7 @@ class RoomBus:
         with self._lock:
             if room is None:
                 return self._waving or bool(self._waves)
-            return room == self._current or room in self._waves
+            return room == self._current or self._queued(room)
 
     def pending(self, room: str, who: str) -> bool:
         """Whether `who` is still to be woken for a change of `room` in this process: its wave is
@@ -171,7 +171,7 @@ class RoomBus:
         to its wake; a phone already woken whose run was cut short (another request of its own
         came first) sees the change itself."""
         with self._lock:
-            return room in self._waves or (room == self._current and who in self._remaining)
+            return self._queued(room) or (room == self._current and who in self._remaining)
 
     def settled(self, timeout_s: float) -> bool:
         """Wait until every change so far has woken its listeners (`timeout_s` at most); whether it
@@ -189,12 +189,14 @@ class RoomBus:
     def _queue(self, room: str, sent: float, last: dict[str, Callable[[], bool]] | None) -> None:
         """Queue `room`'s wave (the lock held): its listeners when it goes out, or `last`, those of
         a room just dropped."""
-        self._waves.append(room)
-        self._sent.append(sent)
-        self._last.append(last)
+        self._waves.append((room, sent, last))
         if self._waker is None or not self._waker.is_alive():
             self._waker = threading.Thread(target=self._wake_waves, name="room waves", daemon=True)
             self._waker.start()
+
+    def _queued(self, room: str) -> bool:
+        """Whether a change of `room` waits in the queue (the lock held)."""
+        return any(queued == room for queued, _, _ in self._waves)
 
     def _wake_waves(self) -> None:
         while True:
@@ -203,7 +205,7 @@ class RoomBus:
                     self._waker, self._waving, self._current = None, False, None
                     self._freed.notify_all()
                     return
-                room, sent, last = self._waves.pop(0), self._sent.pop(0), self._last.pop(0)
+                room, sent, last = self._waves.pop(0)
                 self._waving, self._current = True, room
                 targets = list((last if last is not None else self._listeners.get(room, {})).items())
                 wave = {"_t0": time.monotonic(), "at": round(time.time(), 3), "listeners": len(targets),
