@@ -12,6 +12,7 @@ import time
 import numpy as np
 import pytest
 from conftest import free_port
+from waiting import wait_until
 
 from server import shared
 from server.codec import encode
@@ -146,16 +147,22 @@ def test_results_are_kept_encoded_and_sized_by_their_bytes():
 
 
 def test_a_lease_keeps_a_claim_alive_and_releases_it():
-    store = MemoryStore()
+    """The store's clock is the test's: it moves on only after the lease has extended twice since the
+    last move (the second extension surely came after it), by less than the claim's 0.3 s, three times:
+    1.5 claims' lifetimes past the first claim, which only the extensions keep alive. A starved
+    renewing thread makes the test slower, never wrong."""
+    now = [0.0]
+    store = MemoryStore(clock=lambda: now[0])
     key = store_key("claim", "ef" * 10)
     beats: list = []
-    # a 0.6-s claim renewed every 0.2 s, held for 1.5 s (CI runs this beside the browser tests on 2
-    # cores: 0.15 s left a renewing thread too little room)
-    assert store.claim(key, "me", 0.6)
-    with Lease(store, key, "me", 0.6, beat=lambda: beats.append(1)).held() as lease:
-        time.sleep(1.5)  # the time is what is tested: held past two lapses of the claim
-        assert store.exists(key) and not lease.lost
-    assert beats and not store.exists(key)
+    assert store.claim(key, "me", 0.3)
+    with Lease(store, key, "me", 0.3, beat=lambda: beats.append(1)).held() as lease:
+        for _ in range(3):
+            seen = len(beats)
+            wait_until("two extensions of the claim", lambda seen=seen: len(beats) >= seen + 2)
+            now[0] += 0.25
+            assert store.exists(key) and not lease.lost, now[0]
+    assert now[0] > 0.6 and not store.exists(key)
 
 
 # ---------------------------------------------------------------- a store that cannot be reached
