@@ -361,3 +361,19 @@ def _altair_as_the_app_sets_it():
     if figure is not None:
         figure.altair_without_debug_mode()
     yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _streamlit_components_scanned_once():
+    """Every AppTest scans all installed distributions for Streamlit v2 components on its first run
+    (0.3 s, most of a short page's test); what is installed cannot change during a run of the suite,
+    so the scan runs once per test process and its answer is handed to every AppTest. A real server
+    (the server tier) scans as it always does. Streamlit 1.67.0's name, pinned in
+    test_st_internals.py."""
+    from streamlit.components.v2 import manifest_scanner
+
+    real = manifest_scanner.scan_component_manifests
+    found = real()
+    manifest_scanner.scan_component_manifests = lambda max_workers=None: list(found)
+    yield
+    manifest_scanner.scan_component_manifests = real
