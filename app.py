@@ -21,9 +21,10 @@ from pathlib import Path
 import streamlit as st
 from starlette.middleware import Middleware
 
-from pages.ui import class_follow, legacy_pages, live_class, nav, run_order, sidebar, url_state
+from pages.ui import legacy_pages, nav, run_order, sidebar, url_state
 from pages.ui.app_start import start
 from pages.ui.i18n import current_lang, has, t
+from pages.ui.live import class_follow, who
 from server import shared
 from server.page_base import PageBase
 from server.room_auth import TeacherCookie
@@ -56,8 +57,8 @@ PAGE_TABLE: list[tuple[str, str, str, str, str]] = [
 ]
 DEFAULT_PAGE = "overview"
 # What every page imports, loaded as the server starts (server/startup.py), before the first page asks.
-FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.charts", "pages.ui.compute", "pages.ui.sidebar",
-                 "pages.ui.layout")
+FIRST_MODULES = ("altair", "pandas", "core.views", "pages.ui.chart.charts", "pages.ui.compute",
+                 "pages.ui.sidebar", "pages.ui.layout")
 # The browser tab's icon. An emoji, which Streamlit's frontend draws in the page itself: a Material
 # icon there is fetched from fonts.gstatic.com, the one request a page made to another server (a
 # class's network may not reach it, nor may a reader in mainland China).
@@ -100,13 +101,13 @@ def route(page: Callable[[], None] | None = None) -> None:
     start()  # once per process; then one flag read
     st.set_page_config(page_title=t("common.app_title"), page_icon=PAGE_ICON, layout="wide")
     woken = class_follow.woken_whole()  # a phone's whole page, asked for by its woken step
-    with shared.RUNS.running(first=live_class.teaching(), in_wave=bool(woken)):
+    with shared.RUNS.running(first=who.teaching(), in_wave=bool(woken)):
         url_state.begin_run()
         sidebar.seed_language()
         sections = build_pages()
         legacy_pages.declare_pages_first(sections)
         navigation = st.navigation(sections, position="hidden")  # drawn by the app: pages/ui/nav.py
-        if page is None and navigation.url_path == "lesson" and live_class.phone():
+        if page is None and navigation.url_path == "lesson" and who.phone():
             nav.app_rules()  # the app's CSS, which the sidebar's links carry otherwise
             sidebar.quiet_settings()  # a phone in a live class: the room's step, no sidebar
         else:

@@ -8,16 +8,16 @@ import streamlit as st
 
 from core import beyond
 from pages.ui.beyond_charts import init_figure
-from pages.ui.beyond_words import rho_overlap_words, sentences
-from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart
+from pages.ui.chart.charts import WIDTH, dk_axis, dk_rule, layered, show_chart
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import keep_page_value, page_select, page_slider
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, REFERENCE_GREY, fmt_num, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
 from pages.ui.notices import reduced_trials_note, what_to_notice
 from pages.ui.sidebar import settings
+from pages.ui.words import rho_overlap_words, sentences
 
 DKS = [2**i for i in range(1, 11)]  # 2 … 1024
 RHO_CURVES = (0.0, 0.25, 0.5)

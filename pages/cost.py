@@ -13,10 +13,10 @@ import streamlit as st
 
 from core import cost
 from core.page_claims.cost import judge_prediction
-from pages.ui.charts import HEIGHT, WIDTH, layered, show_chart
+from pages.ui.chart.charts import HEIGHT, WIDTH, layered, show_chart
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import run_when_asked
 from pages.ui.controls import asked_work_settings, columns_when, page_select, page_slider, page_toggle
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import COLOUR_STYLES, OKABE_ITO, fmt_num
 from pages.ui.i18n import t
 from pages.ui.layout import formula, preload_chart_code, show_table

@@ -15,15 +15,15 @@ import streamlit as st
 
 from core import factcheck as fc
 from core.factcheck.quote_text import clean_quote
-from pages.ui.charts import dk_axis, layered, show_chart
+from pages.ui.chart.charts import dk_axis, layered, show_chart
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import page_select, page_toggle
-from pages.ui.factcheck_words import fact_text, point_line, summary_line, unchecked_format
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct
 from pages.ui.i18n import current_lang, t
 from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import settings
+from pages.ui.words import fact_text, point_line, summary_line, unchecked_format
 
 VERDICT_BOX = {"holds": st.success, "partly": st.warning, "fails": st.error}
 VERDICT_ICON = {"holds": ":material/check_circle:", "partly": ":material/rule:", "fails": ":material/cancel:"}

@@ -10,15 +10,23 @@ import streamlit as st
 
 from core import figure_budget, views
 from core.page_claims import gradients as claims
-from pages.ui.charts import WIDTH, dk_axis, dk_rule, layered, show_chart, sweep_figure, with_scale_labels
+from pages.ui.chart.charts import (
+    WIDTH,
+    dk_axis,
+    dk_rule,
+    layered,
+    show_chart,
+    sweep_figure,
+    with_scale_labels,
+)
+from pages.ui.chart.figure import Figure, figure, figure_cache
+from pages.ui.chart.vega import CHART_TEXT
 from pages.ui.compute import cached, run_with_progress
 from pages.ui.controls import page_expander, page_select, page_slider, page_toggle
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import REFERENCE_GREY, fmt_num, scale_colours, scale_label
 from pages.ui.i18n import current_lang, t
 from pages.ui.layout import formula, metric_row, show_table
 from pages.ui.sidebar import settings
-from pages.ui.vega import CHART_TEXT
 
 JAC_SIDE = 340  # the Jacobian heat map's plot, px (square on a desktop)
 

@@ -11,18 +11,19 @@ import hashlib
 import streamlit as st
 
 from core import lesson
-from pages.ui import class_end, class_phone, classroom, lesson_handout, live_class
-from pages.ui.charts import show_chart
-from pages.ui.class_view import ClassView
+from pages.ui.chart.charts import show_chart
 from pages.ui.compute import cached
 from pages.ui.controls import page_select, page_slider, page_toggle
 from pages.ui.format import scale_label
 from pages.ui.i18n import t
-from pages.ui.lesson_chart import step_chart
-from pages.ui.lesson_notes import speaker_notes
-from pages.ui.lesson_words import choice_label, facts_text, measured_text, method_label
+from pages.ui.lesson import lesson_handout
+from pages.ui.lesson.lesson_chart import step_chart
+from pages.ui.lesson.lesson_notes import speaker_notes
+from pages.ui.live import class_end, class_phone, classroom, live_class, who
+from pages.ui.live.class_view import ClassView
 from pages.ui.sidebar import POWERS_OF_TWO, Settings, quiet_settings, settings
 from pages.ui.url_state import page_value, parse_flag, parse_int, url_params
+from pages.ui.words import choice_label, facts_text, measured_text, method_label
 from server import shared
 from server.room_state import Question
 
@@ -116,7 +117,7 @@ def full_setup(name: str, fmt: dict[str, str]) -> None:
 def draw(s: Settings, cls: ClassView) -> None:
     """The step: its setup and question, then, once revealed, its claim, take-away and measurement;
     in a class, the room's question and vote (a phone draws this inside its view fragment,
-    pages/ui/class_phone.py `phone_view`: the room's wake reruns it alone)."""
+    pages/ui/live/class_phone.py `phone_view`: the room's wake reruns it alone)."""
     locked = bool(page_value("lock", parse_lock, 0)) or cls.role == "student"
     every = lesson.plan_text(tuple(range(len(lesson.STEPS))))
     # A room's step is its index in lesson.STEPS (the phones know no plan); the teacher's plan orders them.
@@ -170,7 +171,7 @@ def draw(s: Settings, cls: ClassView) -> None:
     left, right = st.columns([3, 2] if wide else [1, 1], gap="large")
 
     # The step's one control (on the page only where the sidebar is hidden, so the locked view keeps it);
-    # in a class, the room's settings when the step's question is the room's (pages/ui/live_class.py).
+    # in a class, the room's settings when the step's question is the room's (pages/ui/live/live_class.py).
     values = {"dk": s.dk, "n": s.n, "trials": s.trials, "seed": s.seed, "backend": s.backend,
               "dtype": s.dtype}
     fixed = cls.fixed_inputs(room_step)
@@ -302,7 +303,7 @@ def draw(s: Settings, cls: ClassView) -> None:
 
 
 s = settings()
-cls = live_class.resolve()  # a live class: this session's room and role (pages/ui/live_class.py)
+cls = who.resolve()  # a live class: this session's room and role (pages/ui/live/who.py)
 if cls.role == "student":
     # a phone's step, rerun alone at the room's wake: its settings read anew at each run of it
     class_phone.phone_view(lambda view: draw(quiet_settings(), view), cls)

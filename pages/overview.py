@@ -5,7 +5,7 @@ import streamlit as st
 from core import figure_budget, views
 from core.page_claims import gradients as grad_claims
 from core.page_claims import overview as claims
-from pages.ui.charts import HEIGHT, show_chart, sweep_figure
+from pages.ui.chart.charts import HEIGHT, show_chart, sweep_figure
 from pages.ui.compute import run_with_progress
 from pages.ui.format import fmt_num, scale_label
 from pages.ui.i18n import current_lang, t

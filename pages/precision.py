@@ -6,7 +6,7 @@ import streamlit as st
 
 from core import figure_budget, views
 from core.page_claims import precision as claims
-from pages.ui.charts import (
+from pages.ui.chart.charts import (
     SMALL_WIDTH,
     WIDTH,
     dk_axis,
@@ -16,8 +16,8 @@ from pages.ui.charts import (
     side_by_side,
     with_scale_labels,
 )
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import run_with_progress
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import fmt_num, fmt_pct, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table

@@ -10,10 +10,10 @@ import pandas as pd
 import streamlit as st
 
 from core import qk
-from pages.ui.charts import SMALL_HEIGHT, WIDTH, layered, show_chart, side_by_side
+from pages.ui.chart.charts import SMALL_HEIGHT, WIDTH, layered, show_chart, side_by_side
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import run_with_progress
 from pages.ui.controls import page_expander, page_slider, page_toggle
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import HEATMAP_SCHEME, OKABE_ITO, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row, show_table

@@ -6,10 +6,11 @@ import streamlit as st
 
 from core import real_model as rm
 from core.errors import InputError
-from pages.ui.charts import WIDTH, layered, show_chart
+from pages.ui.chart.charts import WIDTH, layered, show_chart
+from pages.ui.chart.figure import Figure, figure, figure_cache
+from pages.ui.chart.vega import FONT
 from pages.ui.compute import ask_first
 from pages.ui.controls import page_expander, page_slider
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import HEATMAP_SCHEME, OKABE_ITO, fmt_num, fmt_pct
 from pages.ui.i18n import current_lang, t
 from pages.ui.layout import formula, metric_row, preload_chart_code
@@ -17,7 +18,6 @@ from pages.ui.notices import show_error, what_to_notice
 from pages.ui.sidebar import settings
 from pages.ui.url_state import want
 from pages.ui.user_text import literal
-from pages.ui.vega import FONT
 
 TEXT_KEY = "rm_text"
 GRID_STATS = ("logit_std", "entropy_over_ln_n", "saturated_fraction")

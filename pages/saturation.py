@@ -6,10 +6,10 @@ import streamlit as st
 
 from core import figure_budget, views
 from core.page_claims import saturation as claims
-from pages.ui.charts import SMALL_HEIGHT, WIDTH, show_chart, sweep_figure
+from pages.ui.chart.charts import SMALL_HEIGHT, WIDTH, show_chart, sweep_figure
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import cached, run_with_progress
 from pages.ui.controls import page_expander, page_select, page_slider
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import HEATMAP_SCHEME, fmt_num, fmt_pct, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row

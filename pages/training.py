@@ -10,7 +10,8 @@ from core import training as tr
 from core.stability import length as stab_length
 from core.stability import model as stab_model
 from core.stability import sweep as stab_sweep
-from pages.ui.charts import SMALL_HEIGHT, layered, show_chart, with_scale_labels
+from pages.ui.chart.charts import SMALL_HEIGHT, layered, show_chart, with_scale_labels
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import cached, run_when_asked
 from pages.ui.controls import (
     asked_work_settings,
@@ -20,13 +21,12 @@ from pages.ui.controls import (
     page_slider,
     page_toggle,
 )
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, fmt_num, fmt_pct, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, show_table
 from pages.ui.notices import what_to_notice
 from pages.ui.sidebar import settings
-from pages.ui.stability_view import show_collapse, show_length, show_sweep
+from pages.ui.stability.stability_view import show_collapse, show_length, show_sweep
 
 DK_CHOICES = tr.DEFAULT_DKS  # 16, 64, 256, 1024
 FACET_WIDTH = 210

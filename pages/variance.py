@@ -8,7 +8,7 @@ from core import figure_budget, views
 from core.page_claims import variance as claims
 from core.sampling import DISTRIBUTIONS
 from core.scales import parse_scale
-from pages.ui.charts import (
+from pages.ui.chart.charts import (
     SMALL_HEIGHT,
     WIDTH,
     dk_axis,
@@ -18,9 +18,9 @@ from pages.ui.charts import (
     side_by_side,
     with_scale_labels,
 )
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.compute import cached, run_with_progress
 from pages.ui.controls import page_expander, page_select, page_slider, page_toggle
-from pages.ui.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, SCALE_COLOURS, fmt_num, scale_colours, scale_label
 from pages.ui.i18n import t
 from pages.ui.layout import formula, metric_row

@@ -2,7 +2,7 @@
 ask for it at a time, the least recently used dropped first, bounded by total size and count.
 
 Both of the server's shared caches are this one: core results (`server.results`, values kept as
-encoded bytes) and built charts (`pages/ui/figure.py`, values kept as they are); so is the in-process
+encoded bytes) and built charts (`pages/ui/chart/figure.py`, values kept as they are); so is the in-process
 store (`server.store.MemoryStore`). Nothing here imports
 Streamlit; the tests drive it from plain threads.
 """

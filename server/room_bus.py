@@ -7,7 +7,7 @@ session is gone), or until the room is found ended or expired (`drop`, server/ro
 `changed(room)` wakes every listener of the room: in this process directly, or,
 with Redis, through a PUBLISH on `CHANNEL` that every replica's listener thread receives, so the
 phones on other replicas are woken too. While Redis cannot be reached nothing is published; the
-phones' own slow poll (pages/ui/live_class.py) still finds the change.
+phones' own slow poll (pages/ui/live/class_follow.py) still finds the change.
 
 The wakes of a change go out in a pipeline that follows this process's pace rather than a clock
 (docs/live-class.md, "Where a move's time goes"): first the run that made the change is left to

@@ -25,7 +25,7 @@ replicas), re-reads the room, and writes only when the version is the one the ca
 (server/room_auth.py); the phones' side is server/room_phones.py. The limits (server.limits
 `SharedRateLimit`: one bucket in the store for every replica) bound room creation per address,
 joins per address, wrong codes per address and per server, and answers per phone. Nothing here
-imports Streamlit; the page (pages/ui/live_class.py) draws.
+imports Streamlit; the page (pages/ui/live/) draws.
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@
 Streamlit has no public API for these; each one below says why the app needs it and which public
 API would replace it. Nothing else in the product (pages/, server/, app.py, core/) imports a private
 Streamlit module, reaches into Streamlit's objects or writes the frontend's globals: its callers
-(pages/ui/wake.py, pages/ui/run_order.py, server/page_base.py) keep their own logic and come here for
+(pages/ui/live/wake.py, pages/ui/run_order.py, server/page_base.py) keep their own logic and come here for
 the touch. The frontend's DOM, which the app's CSS selects, has a door of its own: pages/ui/st_dom.py.
 This is the one module of server/ that imports Streamlit (tests/test_layers.py), and it never draws.
 

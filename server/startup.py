@@ -11,7 +11,7 @@ Importing a module of server/ or pages/ui starts nothing (tests/test_import_side
    the shared objects built from it: the store, the result cache, the gates, the rooms
    (server.shared.build);
 4. the caches' evictors registered with the janitor (`evictors`), the process-wide settings of other
-   libraries made (`configure`: Altair's debug mode off, pages/ui/figure.py), the janitor started.
+   libraries made (`configure`: Altair's debug mode off, pages/ui/chart/figure.py), the janitor started.
 
 app.py calls it (pages/ui/app_start.py: the app's settings, evictors and library settings) as
 `streamlit run` imports it and at the top of every script run, which is how AppTest, with no

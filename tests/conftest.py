@@ -354,10 +354,10 @@ def _fresh_sweep_parts():
 
 @pytest.fixture(autouse=True)
 def _altair_as_the_app_sets_it():
-    """Altair's debug mode off once pages.ui.figure is loaded, as the app's start switches it off for
+    """Altair's debug mode off once pages.ui.chart.figure is loaded, as the app's start switches it off for
     its process (pages/ui/app_start.py): a test that builds charts without running app.py builds them
     as the app does, whichever test ran before it in its worker."""
-    figure = sys.modules.get("pages.ui.figure")
+    figure = sys.modules.get("pages.ui.chart.figure")
     if figure is not None:
         figure.altair_without_debug_mode()
     yield

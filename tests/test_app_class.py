@@ -16,8 +16,8 @@ import streamlit as st
 from conftest import run_page
 
 from core import lesson
-from pages.ui import class_answers, class_teacher, class_view, live_class, teacher_key
 from pages.ui.i18n import text_for
+from pages.ui.live import class_answers, class_teacher, class_view, live_class, teacher_key
 from pages.ui.user_text import literal
 from server.room_auth import cookie_name
 from server.room_state import normalise_code

@@ -1,5 +1,5 @@
 """A room nobody can stuff or squat, through the lesson page's own join and start paths under
-AppTest (pages/ui/live_class.py → server/rooms.py, server/room_phones.py): every AppTest session
+AppTest (pages/ui/live/who.py → server/rooms.py, server/room_phones.py): every AppTest session
 comes from one address, as a school's phones behind one NAT do. 200 phones from that address join
 at once (the limits' clock stands still); that one address never fills the room (another address
 still joins); one address starts three classes, then the next is refused; the server's cap on rooms
@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from test_app_class import fresh_rooms, join, pick, picks, ran, start_class, text  # noqa: F401
 
-from pages.ui import live_class
+from pages.ui.live import who
 from server import room_auth
 from server.room_phones import ADDRESS_SHARE
 from server.shared import ROOMS
@@ -44,7 +44,7 @@ def test_200_phones_from_one_address_join_within_a_minute_and_that_address_never
     assert not picks(one_more) and ROOMS.tally(room).joined == SCHOOL, "one address filled the room"
     assert text("class.status.crowded", "en") in warnings(one_more)
     assert ROOMS.tally(room).joined < ROOMS.max_students
-    monkeypatch.setattr(live_class, "_client", lambda: "198.51.100.23")  # another address
+    monkeypatch.setattr(who, "_client", lambda: "198.51.100.23")  # another address
     assert pick(join(code, "en")) and ROOMS.tally(room).joined == SCHOOL + 1
 
 
@@ -61,9 +61,9 @@ def test_one_address_starts_three_classes_then_is_refused():
 def test_the_servers_rooms_are_capped_whoever_asks(monkeypatch):
     monkeypatch.setattr(ROOMS, "max_rooms", 2)
     for i in range(2):
-        monkeypatch.setattr(live_class, "_client", lambda i=i: f"198.51.100.{i + 1}")
+        monkeypatch.setattr(who, "_client", lambda i=i: f"198.51.100.{i + 1}")
         start_class("en")
-    monkeypatch.setattr(live_class, "_client", lambda: "198.51.100.9")
+    monkeypatch.setattr(who, "_client", lambda: "198.51.100.9")
     at = ran(join("", "en"))
     ran(at.button(key="class_start").click().run())
     assert not at.session_state["class_code"]

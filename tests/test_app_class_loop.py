@@ -1,5 +1,5 @@
 """The peer-instruction loop of a live class on the lesson page under AppTest, in English and
-Chinese (pages/ui/class_vote.py, pages/ui/class_end.py): the first vote shows the projector only how
+Chinese (pages/ui/live/class_vote.py, pages/ui/live/class_end.py): the first vote shows the projector only how
 many answered, *Show answers* and *Close vote* draw the room's answers, a closed vote refuses a phone
 with the room's message; *Vote again* puts the discussion's prompt and countdown on the projector,
 computed from the room's start (a fresh teacher session shows the same time); the teacher's hint from
@@ -25,8 +25,8 @@ from test_app_class import (  # noqa: F401  (fresh_rooms: the fixture, shared)
     text,
 )
 
-from pages.ui import class_answers, class_vote
 from pages.ui.i18n import text_for
+from pages.ui.live import class_answers, class_vote
 from server.room_state import DISCUSS_S
 from server.shared import ROOMS
 

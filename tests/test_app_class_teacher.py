@@ -1,6 +1,6 @@
-"""The teacher keeps the room, on the lesson page under AppTest (pages/ui/live_class.py,
-pages/ui/teacher_key.py, pages/ui/class_teacher.py): a reload is the teacher again from the browser's
-cookie with the room's counts; a store that cannot be reached keeps the secret and says so, and the
+"""The teacher keeps the room, on the lesson page under AppTest (pages/ui/live/who.py,
+pages/ui/live/teacher_key.py, pages/ui/live/class_teacher.py): a reload is the teacher again from the
+browser's cookie with the room's counts; a store that cannot be reached keeps the secret and says so, and the
 tab is the teacher again once the store is back; an ended room drops it; two teacher tabs stay
 consistent; a forged or edited phone token is refused and counts as no one; the lock and the
 removal of a phone; the passphrase before *Start a class*; a typed code from a full-width keyboard;

@@ -122,8 +122,8 @@ def test_the_page_stays_thin():
 def test_charts_fit_their_column_with_a_fixed_height(lang):
     """On screen a chart takes its column's width (a phone's too) and keeps its height; the
     downloads render it at its fixed desktop size."""
-    from pages.ui import charts
-    from pages.ui.export import export_spec
+    from pages.ui.chart import charts
+    from pages.ui.chart.export import export_spec
 
     shown = []
     show = charts.show_chart

@@ -10,9 +10,9 @@ from streamlit.testing.v1 import AppTest
 
 from core import factcheck as fc
 from core.factcheck.quote_text import clean_quote
-from pages.ui.factcheck_words import summary_fields
 from pages.ui.format import fmt_num
 from pages.ui.i18n import text_for
+from pages.ui.words import summary_fields
 
 
 def _page(lang: str, **params: str) -> AppTest:

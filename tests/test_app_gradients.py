@@ -69,8 +69,9 @@ def test_a_malformed_link_keeps_the_check_closed_and_says_so(monkeypatch):
 
 
 def _shown_figures(monkeypatch) -> dict:
-    """Every Figure the page draws, by name (the page imports show_chart from pages.ui.charts each run)."""
-    from pages.ui import charts
+    """Every Figure the page draws, by name (the page imports show_chart from pages.ui.chart.charts
+    each run)."""
+    from pages.ui.chart import charts
 
     shown: dict = {}
     original = charts.show_chart
@@ -123,7 +124,7 @@ def test_at_the_defaults_the_headline_cards_and_chart_say_the_same(monkeypatch):
 def test_median_and_mean_differ_by_width_and_the_dash_means_the_scale_in_both_sweeps(monkeypatch):
     """Two statistics, told apart by line width and filled vs open points (with a legend of two strokes
     of different widths); the dash is the scale's, as in the ‖J‖₂ chart beside it."""
-    from pages.ui.channels import units
+    from pages.ui.chart.channels import units
 
     figures = _shown_figures(monkeypatch)
     _page("en", n="8", trials="20")

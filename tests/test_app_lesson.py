@@ -13,8 +13,8 @@ from conftest import run_page
 
 from core import lesson
 from pages.ui.i18n import TABLE, text_for
-from pages.ui.lesson_words import measured_text
 from pages.ui.user_text import literal
+from pages.ui.words import measured_text
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 STEPS = range(1, len(lesson.STEPS) + 1)

@@ -1,5 +1,5 @@
 """The lesson's handout from a live class under AppTest, in English and Chinese
-(pages/ui/lesson_handout.py): on the teacher's page of a room the handout holds, for each step the
+(pages/ui/lesson/lesson_handout.py): on the teacher's page of a room the handout holds, for each step the
 room answered, the first and second vote's share correct and the answers per choice with their
 sure / guessing split, read from the room's stored answers; a step the room did not answer, a page
 without a room and a student's phone get none of it."""
@@ -19,10 +19,9 @@ from test_app_class import (  # noqa: F401  (fresh_rooms: the fixture, shared)
 from test_rooms import student
 
 from core import lesson
-from pages.ui import lesson_handout
-from pages.ui.class_answers import pct_text
 from pages.ui.i18n import text_for
-from pages.ui.lesson_words import number
+from pages.ui.lesson import lesson_handout
+from pages.ui.words import number, pct_text
 from server.shared import ROOMS
 
 LANGS = ["en", "zh"]
@@ -55,7 +54,7 @@ def votes_in(code: str, secret: str) -> tuple[int, int]:
 
 
 def labels_in(q, lang: str) -> list[str]:
-    """The room's choices as `lang` labels them (pages/ui/lesson_words.py choice_label)."""
+    """The room's choices as `lang` labels them (pages/ui/words.py choice_label)."""
     return [text_for(f"lesson.choice.{c['key']}", lang).format(
         **{k: number(v, q.format) for k, v in c.items() if k != "key"}) for c in q.choices]
 

@@ -13,9 +13,9 @@ import pytest
 from conftest import count_calls, run_page, tables
 
 from core.stability import sweep as stab_sweep
-from pages.ui import charts
-from pages.ui.channels import colour_only_fields
-from pages.ui.chart_text import SR_CLASS, tables_html
+from pages.ui.chart import charts
+from pages.ui.chart.channels import colour_only_fields
+from pages.ui.chart.chart_text import SR_CLASS, tables_html
 from pages.ui.i18n import text_for
 
 SHORT = {"stab_steps": "10"}

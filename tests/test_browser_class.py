@@ -1,6 +1,6 @@
 """A live class on the lesson page in a real browser: one teacher (1280×720, projector mode) and three
-phones (390×844) against a fresh `streamlit run app.py` (pages/ui/live_class.py, pages/ui/class_vote.py,
-server/rooms.py), running the whole peer-instruction loop.
+phones (390×844) against a fresh `streamlit run app.py` (pages/ui/live/who.py,
+pages/ui/live/class_vote.py, server/rooms.py), running the whole peer-instruction loop.
 
 The teacher starts a class; two phones join by the room's link (one in Chinese: each phone's language
 is its own), one by typing the code, lower-case with a space, into the Join popover. The phones follow

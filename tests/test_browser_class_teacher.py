@@ -1,4 +1,4 @@
-"""The teacher keeps the room in a real browser (pages/ui/teacher_key.py, server/room_auth.py) against
+"""The teacher keeps the room in a real browser (pages/ui/live/teacher_key.py, server/room_auth.py) against
 a fresh `streamlit run app.py`: after *Start a class* the browser holds an HttpOnly, SameSite=Strict
 cookie for the room, set by the app's own route with the secret in a POST body; a reload is the
 teacher again with the room's counts, never a student; the teacher link, opened on a second device

@@ -98,7 +98,7 @@ def chart_colours(spec: dict) -> tuple[list[tuple[str, str]], list[tuple[str, st
     each at its opacity over the background. Areas (confidence bands, drawn faint by design, their
     bounds in the table) and continuous colour schemes (heat maps, read in their table) are not
     marks held to 3:1 here."""
-    from pages.ui.channels import units
+    from pages.ui.chart.channels import units
 
     marks, texts = [], []
     for unit in units(spec):

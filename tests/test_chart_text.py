@@ -1,6 +1,6 @@
-"""Charts that speak: the text alternative computed from a chart's own data (pages/ui/describe.py), its
-data as tables (pages/ui/chart_table.py, chart_text.py), and colour never the only channel
-(pages/ui/channels.py) — on synthetic charts and on every chart every page draws, in both languages."""
+"""Charts that speak: the text alternative computed from a chart's own data (pages/ui/chart/describe.py), its
+data as tables (pages/ui/chart/chart_table.py, chart_text.py), and colour never the only channel
+(pages/ui/chart/channels.py) — on synthetic charts and on every chart every page draws, in both languages."""
 
 from __future__ import annotations
 
@@ -11,14 +11,14 @@ import pandas as pd
 import pytest
 from conftest import run_page
 
-from pages.ui import charts
-from pages.ui.channels import colour_only_fields, units
-from pages.ui.chart_table import MAX_COLUMNS, MAX_ROWS, panel_rows, panel_table
-from pages.ui.chart_text import SR_CLASS, description_html, tables_html
-from pages.ui.describe import describe, read_panel
-from pages.ui.figure import figure
+from pages.ui.chart import charts
+from pages.ui.chart.channels import colour_only_fields, units
+from pages.ui.chart.chart_table import MAX_COLUMNS, MAX_ROWS, panel_rows, panel_table
+from pages.ui.chart.chart_text import SR_CLASS, description_html, tables_html
+from pages.ui.chart.describe import describe, read_panel
+from pages.ui.chart.figure import figure
+from pages.ui.chart.vega import view
 from pages.ui.format import SCALE_COLOURS
-from pages.ui.vega import view
 
 SCALES = {"none": "c = 1", "sqrt": "c = 1/√d_k"}
 DKS = [16, 64, 256, 1024, 4096]

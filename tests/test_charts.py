@@ -14,10 +14,10 @@ from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema import core as vl_schema
 from conftest import ROOT, run_page
 
-from pages.ui import charts, vega
-from pages.ui.charts import sweep_figure
-from pages.ui.export import Export, export_spec
-from pages.ui.figure import FIGURES, Figure, _digest, figure, figure_cache
+from pages.ui.chart import charts, vega
+from pages.ui.chart.charts import sweep_figure
+from pages.ui.chart.export import Export, export_spec
+from pages.ui.chart.figure import FIGURES, Figure, _digest, figure, figure_cache
 from pages.ui.layout import STRUT, TABLE_CLASS, formula_parts, table_html
 from server.cache import SharedCache
 
@@ -206,7 +206,7 @@ def test_side_by_side_charts_become_panels_under_their_title():
 
 def test_altair_theme_defaults_are_left_out_as_streamlit_leaves_them_out():
     (view,) = _fresh().views
-    config = view["config"]  # only the chart text's colours (pages/ui/vega.py), none of Altair's theme
+    config = view["config"]  # only the chart text's colours (pages/ui/chart/vega.py), none of Altair's theme
     assert set(config) == set(vega.TEXT_COLOURS)
     assert {v for part in config.values() for v in part.values()} == {vega.CHART_TEXT}
 
@@ -290,7 +290,7 @@ def test_a_static_table_is_html_with_every_cell_escaped_and_reads_back_as_shown(
 def test_no_page_draws_a_table_with_streamlits_table_or_grid_code():
     """st.table and st.dataframe cost a new tab 0.74 MB and 1.2 MB of browser code: the pages' small
     tables go through show_table; the one grid is the real-model page's, opened on request."""
-    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "pages" / "ui").glob("*.py")]):
+    for path in sorted([*(ROOT / "pages").glob("*.py"), *(ROOT / "pages" / "ui").rglob("*.py")]):
         source = path.read_text(encoding="utf-8")
         assert not re.search(r"\.table\(", source), path.name
         assert not re.search(r"\.dataframe\(", source) or path.name == "real-model.py", path.name
@@ -359,7 +359,7 @@ def test_layers_with_their_own_sizes_or_parameters_go_through_alt_layer():
 def test_schema_objects_are_not_validated_one_by_one_as_they_are_created():
     from altair.utils import schemapi
 
-    from pages.ui.figure import altair_without_debug_mode
+    from pages.ui.chart.figure import altair_without_debug_mode
 
     altair_without_debug_mode()  # as the app's start does (app_start.py); the page specs are validated below
     assert schemapi.DEBUG_MODE is False
@@ -388,7 +388,7 @@ def test_side_by_side_gives_the_vega_lite_of_alt_hconcat_and_copies_without_reco
 def test_frame_bytes_bounds_a_chart_table_from_above():
     import numpy as np
 
-    from pages.ui.vega import frame_bytes
+    from pages.ui.chart.vega import frame_bytes
 
     n = 200
     tables = [

@@ -1,4 +1,4 @@
-"""The live class's charts (pages/ui/class_answers.py) built directly: the room's answers with and
+"""The live class's charts (pages/ui/live/class_answers.py) built directly: the room's answers with and
 without the confidence split, and *Our votes* — valid Vega-Lite at the container's width, their data
 and text alternatives computed from the counts, the split told by outline as well as fill, and the
 split in words under the chart."""
@@ -11,8 +11,8 @@ import pytest
 from altair.utils.schemapi import validate_jsonschema
 from altair.vegalite.v6.schema import core as vl_schema
 
-from pages.ui import class_answers
 from pages.ui.i18n import text_for
+from pages.ui.live import class_answers
 
 LABELS = ("below 0.25", "0.25 to 0.5", "above 0.5")
 VOTES = ((3, 1, 0), (1, 3, 0))

@@ -303,7 +303,7 @@ def test_a_live_class_outlives_its_teachers_replica_with_every_answer(tmp_path):
 
 
 def keep_teacher_cookie(tab: BrowserTab, base: str, value: str) -> None:
-    """What the teacher's page asks its browser to do (pages/ui/teacher_key.py): POST the room's code
+    """What the teacher's page asks its browser to do (pages/ui/live/teacher_key.py): POST the room's code
     and secret to the app's route, and keep the HttpOnly cookie it answers with."""
     import urllib.request
 

@@ -36,7 +36,9 @@ def test_placeholders_match_between_languages():
 
 
 def _page_files():
-    return sorted([*ROOT.glob("pages/*.py"), *ROOT.glob("pages/ui/*.py"), ROOT / "app.py"])
+    ui = ROOT / "pages" / "ui"
+    drawing = [p for p in ui.rglob("*.py") if p.relative_to(ui).parts[0] != "text"]
+    return sorted([*ROOT.glob("pages/*.py"), *drawing, ROOT / "app.py"])
 
 
 

@@ -276,6 +276,55 @@ def test_the_ui_helpers_never_import_a_page_the_tooling_or_the_tests():
     assert pages == []
 
 
+# pages/ui/ in floors of rooms: a top-level module, or a package taken as one (docs/architecture.md).
+UI_FLOORS: dict[str, int] = {
+    "text": 1, "st_dom": 1, "user_text": 1, "store_url": 1, "legacy_pages": 1, "run_order": 1,
+    "i18n": 2, "a11y": 2,
+    "format": 3, "url_state": 3, "notices": 3, "nav": 3,
+    "layout": 4, "words": 4, "controls": 4, "compute": 4,
+    "chart": 5,
+    "live": 6, "lesson": 6, "stability": 6, "beyond_charts": 6, "sidebar": 6, "app_start": 6,
+}
+UI_MOST_FLOORS = 6
+
+
+def ui_rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """{room of pages/ui: the other rooms it imports}; a room is the name under pages.ui (a module, or
+    a package with everything in it); the package's face, pages/ui/__init__.py, is no room."""
+    def room(name: str) -> str | None:
+        parts = name.split(".")
+        return parts[2] if parts[:2] == ["pages", "ui"] and len(parts) > 2 else None
+
+    out: dict[str, set[str]] = {}
+    for a, targets in graph.items():
+        if (ra := room(a)) is not None:
+            out.setdefault(ra, set()).update(rb for b in targets if (rb := room(b)) not in (None, ra))
+    return out
+
+
+def ui_upward(rooms: dict[str, set[str]], floors: dict[str, int]) -> list[str]:
+    """'a (floor i) → b (floor j)' for every import of a room on the same floor or higher."""
+    return [f"{a} (floor {floors[a]}) → {b} (floor {floors[b]})"
+            for a, targets in sorted(rooms.items()) for b in sorted(targets)
+            if a in floors and b in floors and floors[b] >= floors[a]]
+
+
+def test_every_room_of_pages_ui_has_a_floor_and_imports_only_from_below():
+    rooms = ui_rooms(PAGES)
+    assert set(rooms) == set(UI_FLOORS), "place a new room in UI_FLOORS (and docs/architecture.md)"
+    assert ui_upward(rooms, UI_FLOORS) == []
+    assert max(UI_FLOORS.values()) <= UI_MOST_FLOORS
+
+
+def test_a_ui_import_on_the_same_floor_or_up_is_found():
+    graph = {"pages.ui.format": {"pages.ui.i18n", "pages.ui.words"}, "pages.ui.live.who": {"pages.ui.format"},
+             "pages.ui.words": {"pages.ui.format"}, "pages.ui.i18n": set()}
+    rooms = ui_rooms(graph)
+    assert rooms == {"format": {"i18n", "words"}, "live": {"format"}, "words": {"format"}, "i18n": set()}
+    floors = {"i18n": 2, "format": 3, "words": 4, "live": 6}
+    assert ui_upward(rooms, floors) == ["format (floor 3) → words (floor 4)"]
+
+
 # ---------------------------------------------------------------- the checker catches what it claims to
 
 

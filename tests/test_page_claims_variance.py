@@ -14,7 +14,7 @@ from core import views
 from core.figure_budget import DK_GRID
 from core.page_claims import variance as var
 from core.sampling import KURTOSIS
-from pages.ui import charts
+from pages.ui.chart import charts
 from pages.ui.format import fmt_num
 from pages.ui.i18n import text_for
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pages.ui.figure import FIGURES
+from pages.ui.chart.figure import FIGURES
 from tools.page_profile import measure
 
 QUERY = {"lang": "en", "n": "8", "trials": "20"}

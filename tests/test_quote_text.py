@@ -9,7 +9,7 @@ import pytest
 
 from core import factcheck as fc
 from core.factcheck.quote_text import GLYPH_FORMULAS, clean_quote, glyphs, segments, tex_text
-from pages.ui.factcheck_words import unchecked_format
+from pages.ui.words import unchecked_format
 
 SEEDS = [Path(__file__).resolve().parents[1] / "seeds", Path("/work/shared/seeds")]
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -151,7 +151,7 @@ def test_other_sessions_new_runs_wait_for_a_wave_the_teacher_never_does(monkeypa
 
 
 def test_a_phone_is_pending_until_its_wave_reaches_it():
-    """A phone's own poll leaves the change to the wave while `pending` (pages/ui/live_class.py
+    """A phone's own poll leaves the change to the wave while `pending` (pages/ui/live/class_follow.py
     `poll`); once woken it is not, so a run of it cut short is repaired by its poll."""
     bus = RoomBus(in_flight=1)
     phones = Phones(bus, ROOM, 6, run_s=0.05)

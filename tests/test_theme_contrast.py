@@ -14,7 +14,7 @@ from conftest import ROOT
 from test_chart_colours import contrast
 
 from pages.ui.a11y import FOCUS_COLOUR
-from pages.ui.vega import CHART_TEXT, TEXT_COLOURS, view
+from pages.ui.chart.vega import CHART_TEXT, TEXT_COLOURS, view
 
 THEME = tomllib.loads((ROOT / ".streamlit" / "config.toml").read_text())["theme"]
 BACKGROUNDS = (THEME["backgroundColor"], THEME["secondaryBackgroundColor"])

@@ -43,8 +43,9 @@ def run_pages(out: Path, results: dict[str, Any], replay: bool) -> None:
     import vl_convert as vlc
     from streamlit.testing.v1 import AppTest
 
-    from pages.ui import charts, compute
-    from pages.ui.export import export_spec
+    from pages.ui import compute
+    from pages.ui.chart import charts
+    from pages.ui.chart.export import export_spec
 
     original_call, original_show = compute.shared_call, charts.show_chart
     shown: list[tuple[str, Any]] = []

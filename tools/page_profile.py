@@ -89,7 +89,7 @@ def measure(name: str, reruns: int, query: dict[str, str], profile_top: int = 0,
     with `new_charts`, `reruns` more that each build every chart again (results cached)."""
     from streamlit.testing.v1 import AppTest
 
-    from pages.ui.figure import FIGURES
+    from pages.ui.chart.figure import FIGURES
 
     name, extra = split_target(name)
     at = AppTest.from_file(str(ROOT / "app.py"), default_timeout=600)

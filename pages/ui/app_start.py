@@ -6,14 +6,14 @@ what the app adds to the server layer, which never imports Streamlit nor the pag
 - the settings: the environment and the app's `redis_url` secret (pages/ui/store_url.py);
 - the evictors of the pages' own caches, which the janitor empties once the server is quiet: the
   sweeps' parts (core.views.PARTS, reached through pages/ui/compute.py) and the built charts
-  (pages/ui/figure.py's FIGURES);
-- the process-wide setting of a library: Altair's debug mode off (pages/ui/figure.py).
+  (pages/ui/chart/figure.py's FIGURES);
+- the process-wide setting of a library: Altair's debug mode off (pages/ui/chart/figure.py).
 """
 
 from __future__ import annotations
 
 from core.views import PARTS
-from pages.ui.figure import FIGURES, altair_without_debug_mode
+from pages.ui.chart.figure import FIGURES, altair_without_debug_mode
 from pages.ui.store_url import secret_store_url
 from server import startup
 from server.shared import Settings

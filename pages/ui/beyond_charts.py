@@ -6,8 +6,8 @@ from __future__ import annotations
 import altair as alt
 import pandas as pd
 
-from pages.ui.charts import WIDTH, layered
-from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.chart.charts import WIDTH, layered
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO
 from pages.ui.i18n import t
 

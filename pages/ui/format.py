@@ -35,7 +35,7 @@ VERMILLION_TEXT = OKABE_ITO[1]
 
 # Colour is never the only channel telling series apart (WCAG 1.4.1): each palette colour has its own
 # stroke dash (lines) and point shape, so a category keeps its dash and shape wherever it keeps its
-# colour (the scales' SCALE_COLOURS included). pages/ui/channels.py adds them to every chart.
+# colour (the scales' SCALE_COLOURS included). pages/ui/chart/channels.py adds them to every chart.
 DASHES: tuple[tuple[int, ...], ...] = ((1, 0), (6, 3), (2, 2), (8, 3, 2, 3), (4, 4), (10, 4),
                                        (1, 3), (6, 2, 2, 2, 2, 2))
 SHAPES: tuple[str, ...] = ("circle", "square", "triangle-up", "diamond", "cross", "triangle-down",

@@ -14,7 +14,7 @@ import streamlit as st
 from core.backend import BACKENDS, DTYPES, get_backend
 from core.errors import InputError
 from core.scales import NAMED_SCALES, POWER_RANGE, parse_scale
-from pages.ui.chart_text import tables_toggle
+from pages.ui.chart.chart_text import tables_toggle
 from pages.ui.controls import relabel, translated
 from pages.ui.i18n import LANG_NAMES, LANGS, current_lang, locale_lang, t, text_for
 from pages.ui.legacy_pages import route_through_app
@@ -82,7 +82,7 @@ def seed_language() -> str:
 
 def quiet_settings() -> Settings:
     """The shared settings without drawing the sidebar: for a phone in a live class, whose step and
-    settings are the room's (pages/ui/live_class.py). Values come from the link the first time, as
+    settings are the room's (pages/ui/live/who.py). Values come from the link the first time, as
     with render_sidebar, and are kept for when the phone leaves the class and the sidebar returns;
     only the language goes to the URL."""
     d = DEFAULTS

@@ -2,7 +2,7 @@
 
 Streamlit documents no DOM: its elements carry `data-testid` attributes (and a few class names) that
 its own end-to-end tests select, and that have changed between versions. The app's rules (the
-lesson's layout and projector mode in pages/ui/classroom.py, metric rows and formulas in
+lesson's layout and projector mode in pages/ui/live/classroom.py, metric rows and formulas in
 pages/ui/layout.py, focus and screen-reader text in pages/ui/a11y.py) build their CSS from these
 constants; nothing else in the product names a `data-testid`. Each says what it selects and why the
 app selects it. The classes Streamlit gives a keyed container (`.st-key-<key>`, documented with

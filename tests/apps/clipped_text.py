@@ -14,8 +14,8 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pages.ui.charts import layered, show_chart
-from pages.ui.figure import figure
+from pages.ui.chart.charts import layered, show_chart
+from pages.ui.chart.figure import figure
 
 faulty = st.query_params.get("mode") == "faulty"
 name = "a rather long series name that Vega has to shorten" if faulty else "unscaled"

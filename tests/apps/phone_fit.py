@@ -13,8 +13,8 @@ import streamlit as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from pages.ui.charts import WIDE_WIDTH, show_chart
-from pages.ui.figure import figure
+from pages.ui.chart.charts import WIDE_WIDTH, show_chart
+from pages.ui.chart.figure import figure
 from pages.ui.layout import formula, show_table
 
 TEX = (r"\operatorname{Attention}(Q,K,V)=\operatorname{softmax}\!\left(\frac{QK^{\top}}{\sqrt{d_k}}\right)V,"

@@ -30,7 +30,7 @@ from tools.loadtest.protocol import BrowserTab, DisconnectedError, RunResult
 from tools.loadtest.report import percentile
 
 COUNT_RE = re.compile(r"\*\*(\d+)\D+?(\d+)")          # "**12 of 30 answered**" / "**30 人中已有 12 人作答**"
-SENT_MARK = ":material/check:"  # the phone's "Answer sent" line (pages/ui/live_class.py)
+SENT_MARK = ":material/check:"  # the phone's "Answer sent" line (pages/ui/live/class_view.py)
 PICK_RE = re.compile(r"class_pick_([A-Z0-9]+)_(\d+)_([12])$")
 
 

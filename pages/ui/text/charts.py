@@ -1,4 +1,4 @@
-"""Strings of the charts' text alternatives and data tables (pages/ui/describe.py, chart_text.py)."""
+"""Strings of the charts' text alternatives and data tables (pages/ui/chart/describe.py, chart_text.py)."""
 # ruff: noqa: E501  (prose: translation lines are as long as their sentences)
 
 TEXT: dict[str, dict[str, str]] = {

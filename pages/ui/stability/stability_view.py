@@ -10,11 +10,11 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from pages.ui import charts
+from pages.ui.chart import charts
 from pages.ui.format import fmt_num
 from pages.ui.i18n import t
 from pages.ui.layout import show_table
-from pages.ui.stability_charts import collapse_figure, length_figure, sweep_figure, variant_label
+from pages.ui.stability.stability_charts import collapse_figure, length_figure, sweep_figure, variant_label
 
 
 def _lrs(lrs: list[float]) -> str:

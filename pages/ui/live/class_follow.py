@@ -1,6 +1,6 @@
 """How a class's tabs learn that their room changed: woken by the room's bus at once (`listen`), and,
 should a wake be lost, a slow poll (`poll`); a woken run says when it has drawn the change
-(`drawn`), so that the bus wakes the next session (server/room_bus.py, pages/ui/wake.py;
+(`drawn`), so that the bus wakes the next session (server/room_bus.py, pages/ui/live/wake.py;
 docs/live-class.md, "Where a move's time goes"). `woken_whole()` tells the router that this run is
 the whole page a woken phone asked for: it is part of the room's wave and does not wait for it."""
 
@@ -10,8 +10,8 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages.ui import wake
-from pages.ui.class_view import FOLLOW_POLL_S
+from pages.ui.live import wake
+from pages.ui.live.class_view import FOLLOW_POLL_S
 from server import shared
 from server.room_state import room_digest, valid_code
 
@@ -43,7 +43,7 @@ def follow(code: str, seen: int, every: float = FOLLOW_POLL_S) -> None:
 
 
 def listen(code: str) -> None:
-    """Be woken by the room's bus at its changes (server/room_bus.py, pages/ui/wake.py): inside a
+    """Be woken by the room's bus at its changes (server/room_bus.py, pages/ui/live/wake.py): inside a
     fragment (a phone's view), that fragment alone reruns."""
     sid = wake.session_id()
     if sid is not None and valid_code(code):

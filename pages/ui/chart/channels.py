@@ -2,8 +2,8 @@
 a stroke dash (its lines) and a marker shape (its points), fixed per colour (pages/ui/format.py:
 COLOUR_STYLES), so a scale keeps its dash and shape on every page as it keeps its colour.
 
-It works on the Vega-Lite dict of a chart, for the view the browser draws (pages/ui/vega.py) and for
-the PNG / SVG downloads alike (pages/ui/export.py), so every chart gets it without its builder
+It works on the Vega-Lite dict of a chart, for the view the browser draws (pages/ui/chart/vega.py) and for
+the PNG / SVG downloads alike (pages/ui/chart/export.py), so every chart gets it without its builder
 repeating it. The new channel shares the colour's field, domain, title and legend, so Vega-Lite
 draws one legend whose symbols carry both colour and dash or shape. A layer that already uses the
 channel for something else (a dashed reference line, a dash per statistic, a shape per kind) is

@@ -1,7 +1,7 @@
 """The charts of /training's section "Why modern models bound the logits" (core.stability): final loss and
 peak attention logit against the learning rate, one line per variant; the collapse of one run beside
 its QK-norm twin; softmax against Scalable-Softmax as n grows. Colours are fixed per variant, and the
-dash and marker that go with each colour (pages/ui/channels.py) tell them apart without colour."""
+dash and marker that go with each colour (pages/ui/chart/channels.py) tell them apart without colour."""
 
 from __future__ import annotations
 
@@ -10,8 +10,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from pages.ui.charts import HEIGHT, WIDTH, layered, side_by_side
-from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.chart.charts import HEIGHT, WIDTH, layered, side_by_side
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO
 from pages.ui.i18n import t
 

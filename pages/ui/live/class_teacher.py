@@ -1,4 +1,4 @@
-"""The teacher's controls of the room itself (pages/ui/live_class.py draws the bar they sit in):
+"""The teacher's controls of the room itself (pages/ui/live/live_class.py draws the bar they sit in):
 locking the room once everyone has joined, the list of phones with *Remove*, the teacher link shown
 on request, and the watch that keeps a teacher tab the room's.
 
@@ -8,7 +8,7 @@ on request, and the watch that keeps a teacher tab the room's.
   or when the room ended. A store that cannot be reached changes nothing: the tab keeps its secret.
 - `link_text()`: `…/lesson?room=CODE&take=1#key=SECRET`. The secret is in the fragment, which the
   browser never sends (no request line, no balancer's log); the page that opens it reads it and
-  removes it from the address bar and the history (pages/ui/teacher_key.py). Opening it takes the room
+  removes it from the address bar and the history (pages/ui/live/teacher_key.py). Opening it takes the room
   back: the secret changes, and this tab is revoked.
 """
 
@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import wake
-from pages.ui.class_view import ClassView, teacher_do
 from pages.ui.i18n import t
+from pages.ui.live import wake
+from pages.ui.live.class_view import ClassView, teacher_do
 from server import shared
 from server.room_state import room_digest
 
@@ -75,7 +75,7 @@ def watch(view: ClassView) -> None:
     @st.fragment(run_every=WATCH_S)
     def check() -> None:
         sid = wake.session_id()
-        if sid is not None:  # the room's wake reruns this fragment alone (pages/ui/wake.py)
+        if sid is not None:  # the room's wake reruns this fragment alone (pages/ui/live/wake.py)
             shared.ROOMS.bus.listen(room_digest(view.code), sid, wake.waker(sid, wake.fragment_id()))
             shared.ROOMS.bus.drawn(room_digest(view.code), sid)  # read below at once: the next may be woken
         room, status = shared.ROOMS.get(view.code)

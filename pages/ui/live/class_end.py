@@ -5,14 +5,16 @@ from __future__ import annotations
 
 import streamlit as st
 
-from pages.ui import class_answers, class_teacher
 from pages.ui.i18n import t
-from pages.ui.live_class import ClassView, leave, room_csv
+from pages.ui.live import class_answers, class_teacher
+from pages.ui.live.class_view import ClassView
+from pages.ui.live.live_class import room_csv
+from pages.ui.live.who import leave
 from server import shared
 
 
 def end_dialog(view: ClassView) -> None:
-    """The end's confirmation, when asked; first, the teacher tab's watch (pages/ui/class_teacher.py),
+    """The end's confirmation, when asked; first, the teacher tab's watch (pages/ui/live/class_teacher.py),
     drawn here at the page's end so that it follows the projector's live answers."""
     class_teacher.watch(view)
     if not st.session_state.pop("class_end_open", False):

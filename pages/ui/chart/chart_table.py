@@ -1,5 +1,5 @@
 """A chart's data as a real HTML table (WCAG 1.1.1, 2.1.1): what a screen reader or a keyboard user
-reads instead of the picture, built from what the chart draws (pages/ui/describe.py: Panel).
+reads instead of the picture, built from what the chart draws (pages/ui/chart/describe.py: Panel).
 
 - a heat map as its matrix: a row per y value, a column per x value, the colour's value in the cells,
   one row and one column in k kept when the grid is wider than MAX_COLUMNS (32), with a note;
@@ -21,7 +21,7 @@ from typing import Any
 
 import pandas as pd
 
-from pages.ui.describe import Panel, series_groups
+from pages.ui.chart.describe import Panel, series_groups
 from pages.ui.i18n import t
 from pages.ui.layout import is_number, table_box, table_cell
 

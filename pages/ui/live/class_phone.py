@@ -1,6 +1,6 @@
 """A phone's page in a live class: the room's bar and the slow poll, drawn by whole runs, then the
 step inside one fragment that the room's wake reruns alone, with what changes at a move only
-(pages/ui/class_follow.py; docs/live-class.md, "Where a move's time goes")."""
+(pages/ui/live/class_follow.py; docs/live-class.md, "Where a move's time goes")."""
 
 from __future__ import annotations
 
@@ -9,11 +9,12 @@ from collections.abc import Callable
 
 import streamlit as st
 
-from pages.ui import class_teacher, classroom, url_state
-from pages.ui.class_follow import WHOLE, drawn, listen, poll
-from pages.ui.class_view import ClassView
+from pages.ui import url_state
 from pages.ui.i18n import t
-from pages.ui.live_class import leave, resolve
+from pages.ui.live import class_teacher, classroom
+from pages.ui.live.class_follow import WHOLE, drawn, listen, poll
+from pages.ui.live.class_view import ClassView
+from pages.ui.live.who import leave, resolve
 
 PRE = "class_view_pre"  # the view the whole run resolved, handed to the phone's fragment once
 FREE_DRAWN = "class_view_free"  # whether the phone's bar was drawn for a room exploring freely

@@ -7,11 +7,11 @@ import altair as alt
 import pandas as pd
 
 from core import lesson
-from pages.ui.charts import layered
-from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.chart.charts import layered
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.format import DASHES, OKABE_ITO, SCALE_COLOURS, scale_label
 from pages.ui.i18n import t
-from pages.ui.lesson_words import method_label
+from pages.ui.words import method_label
 
 CHART_HEIGHT = 180  # the plot area; axes and the legend below it add about 120 px
 REFERENCE_SERIES = ("theory_dk", "uniform", "all_keys", "uniform_n", "theory_match", "mup_rho",

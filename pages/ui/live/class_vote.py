@@ -18,11 +18,11 @@ import time
 
 import streamlit as st
 
-from pages.ui import class_answers
-from pages.ui import class_view as base
-from pages.ui.charts import show_chart
-from pages.ui.class_view import ClassView, status_text, teacher_do
+from pages.ui.chart.charts import show_chart
 from pages.ui.i18n import t
+from pages.ui.live import class_answers
+from pages.ui.live import class_view as base
+from pages.ui.live.class_view import ClassView, status_text, teacher_do
 from server import shared
 from server.room_state import DISCUSS_RANGE, Question, Room
 from server.room_votes import (
@@ -137,7 +137,7 @@ def student_answer(view: ClassView, step: int, q: Question) -> str | None:
     labels = class_answers.labels_of(q)
     measured = class_answers.measured_text(q)
 
-    # Drawn inside the phone's view fragment (pages/ui/class_phone.py `phone_view`): an answer or a
+    # Drawn inside the phone's view fragment (pages/ui/live/class_phone.py `phone_view`): an answer or a
     # confidence reruns that fragment, never the whole page. Not a fragment of its own: a fragment
     # inside a fragment gets another id at each rerun of the outer one, and a tap that arrives with
     # the old id just as the room wakes the phone would be dropped.

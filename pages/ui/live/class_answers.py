@@ -11,11 +11,11 @@ import io
 import altair as alt
 import pandas as pd
 
-from pages.ui import lesson_words
-from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui import words
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.format import OKABE_ITO, REFERENCE_GREY
 from pages.ui.i18n import t
-from pages.ui.lesson_words import choice_label
+from pages.ui.words import labels_of, pct_text
 from server.room_state import Question, Room, Tally
 from server.room_votes import summary_rows
 
@@ -26,18 +26,9 @@ WHITE = "#FFFFFF"
 Split = tuple[tuple[tuple[int, int], ...], ...]  # per vote, per choice: (sure, guessing)
 
 
-def labels_of(q: Question) -> list[str]:
-    return [choice_label(c, q.format) for c in q.choices]
-
-
 def measured_text(q: Question) -> str:
     """The room's measured value as the lesson shows it after the reveal."""
-    return lesson_words.measured_text(q.value, q.format)
-
-
-def pct_text(share: float) -> str:
-    """A share correct as a whole percentage ("67 %")."""
-    return f"{round(100 * share)} %"
+    return words.measured_text(q.value, q.format)
 
 
 @figure_cache

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from pages.ui.channels import mark_type
+from pages.ui.chart.channels import mark_type
 from pages.ui.format import fmt_num
 from pages.ui.i18n import current_lang, text_for
 

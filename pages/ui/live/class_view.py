@@ -1,7 +1,8 @@
 """A session's place in a live class and what every part of the class's page shares: `ClassView`
 (who this session is in which room), the status words the room answers as text, a teacher's action
-with its refusal kept for the next run, and the pages' timers. pages/ui/live_class.py resolves the
-view and draws the bars; pages/ui/class_vote.py the question's peer-instruction loop."""
+with its refusal kept for the next run, and the pages' timers. pages/ui/live/who.py resolves the view,
+pages/ui/live/live_class.py draws the bars, pages/ui/live/class_vote.py the question's
+peer-instruction loop."""
 
 from __future__ import annotations
 

@@ -1,9 +1,9 @@
 """Drawing a page's figures: `show_chart`, the helpers that build charts without Altair's copies, and
 the d_k sweep every topic page draws.
 
-- `show_chart(fig, name=…)`: a Figure (pages/ui/figure.py) at its container's width (panels side by
+- `show_chart(fig, name=…)`: a Figure (pages/ui/chart/figure.py) at its container's width (panels side by
   side, stacked on a phone), plus CSV / PNG / SVG downloads at the chart's fixed desktop size
-  (pages/ui/export.py, rendered only when clicked);
+  (pages/ui/chart/export.py, rendered only when clicked);
 - `layered()` / `side_by_side()`: alt.layer / alt.hconcat without their deep copies where there is
   nothing to reconcile;
 - `dk_axis()`, `dk_rule()`, `sweep_figure()`: the log₂ d_k axis, the current d_k marked, and one line
@@ -20,8 +20,8 @@ import pandas as pd
 import streamlit as st
 from altair.vegalite.v6.schema import core as vl_core
 
-from pages.ui.chart_text import show_description, show_tables, tables_shown
-from pages.ui.figure import Figure, figure, figure_cache
+from pages.ui.chart.chart_text import show_description, show_tables, tables_shown
+from pages.ui.chart.figure import Figure, figure, figure_cache
 from pages.ui.format import scale_colours, scale_label
 from pages.ui.i18n import current_lang, t
 
@@ -38,7 +38,7 @@ def _md_text(text: str) -> str:
 def show_chart(fig: Figure, name: str = "chart", container: Any = None, downloads: bool = True) -> None:
     """Draw a Figure at its container's width, with its data as CSV and itself as PNG / SVG (at its
     fixed desktop size) behind a download button; its text alternative before it, for screen
-    readers, and its data as tables under it when the reader asked for them (pages/ui/chart_text.py).
+    readers, and its data as tables under it when the reader asked for them (pages/ui/chart/chart_text.py).
 
     The files are produced only when a button is clicked (callables), so a rerun stays fast.
     `name` is the file stem ("saturation-entropy"); the language is appended. `downloads=False`

@@ -4,7 +4,7 @@ Turning an Altair chart into a Vega-Lite spec (validation included) costs tens o
 chart, and a page has up to eight: that was most of a warm rerun. A page therefore builds each chart
 in a function decorated with `@figure_cache`: the function runs once per distinct arguments (and
 language) for every session of the server, and every rerun reuses the `Figure` it returned, drawn
-with st.vega_lite_chart from a ready dict whose data are already Arrow bytes (pages/ui/charts.py).
+with st.vega_lite_chart from a ready dict whose data are already Arrow bytes (pages/ui/chart/charts.py).
 
 Importing this module changes nothing outside it: the app's start (pages/ui/app_start.py) registers
 `FIGURES.drop_unused` with the server's janitor and calls `altair_without_debug_mode()`
@@ -27,10 +27,10 @@ import altair as alt
 import pandas as pd
 from altair.utils import schemapi
 
-from pages.ui.describe import Panel, describe, read_panel
-from pages.ui.export import Export
+from pages.ui.chart.describe import Panel, describe, read_panel
+from pages.ui.chart.export import Export
+from pages.ui.chart.vega import frame_bytes, view
 from pages.ui.i18n import current_lang
-from pages.ui.vega import frame_bytes, view
 from server.cache import SharedCache
 
 FIGURE_CACHE_BYTES = 48 * 2**20  # every built chart, all sessions together
@@ -60,10 +60,10 @@ class Figure:
     max_width: the widest (px) a view may grow, or None for the container's width;
     nbytes:    the Figure's approximate size in memory (the cache is bounded by it);
     export:    chart and data pickled, for the download buttons (Export);
-    description: the chart in one or two sentences, its text alternative (pages/ui/describe.py),
+    description: the chart in one or two sentences, its text alternative (pages/ui/chart/describe.py),
                also each view's Vega-Lite `description` (the accessible name of the drawn chart);
     panels:    what each view shows, read from its spec and data (the data tables are built from it);
-    cache:     what is built from it only when first asked for (pages/ui/chart_text.py: the tables).
+    cache:     what is built from it only when first asked for (pages/ui/chart/chart_text.py: the tables).
     """
 
     chart: Any
@@ -93,7 +93,7 @@ def figure(chart: Any, data: pd.DataFrame, *, panels: list[Any] | None = None,
     Side-by-side charts (an hconcat, or `panels` given for a facet) are drawn as separate panels in
     columns, which stack on a phone; their common title goes above them. `max_width` keeps a
     heat map near square on a wide screen. The text alternative is computed from each panel's spec
-    and data (pages/ui/describe.py) unless the builder gives its own `description`.
+    and data (pages/ui/chart/describe.py) unless the builder gives its own `description`.
     """
     if panels is None and isinstance(chart, alt.HConcatChart):
         top, config = chart._get("data"), chart._get("config")

@@ -13,7 +13,7 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from pages.ui.channels import add_second_channels
+from pages.ui.chart.channels import add_second_channels
 
 # Fonts with CJK glyphs first, so Chinese renders in the browser and in PNG/SVG exports alike.
 FONT = "Noto Sans CJK SC, Noto Sans SC, Source Han Sans SC, Noto Sans, DejaVu Sans, sans-serif"
@@ -181,14 +181,14 @@ def _wrap_title(spec: dict[str, Any]) -> None:
 
 # Above this many rows of data, a view's marks are not described one by one to screen readers: a
 # heat map's 1,024 cells would each be a stop to step through (and an ARIA label for the browser to
-# build); the chart's own description and its table (pages/ui/chart_text.py) say what they hold.
+# build); the chart's own description and its table (pages/ui/chart/chart_text.py) say what they hold.
 MARK_ARIA_ROWS = 256
 
 
 def view(chart: Any, frames_out: dict[str, pd.DataFrame] | None = None) -> tuple[dict[str, Any], int]:
     """One panel as the browser draws it: the container's width (`fit-x`: the plot, axes and legend
     fill it; the height stays the plot's), legends that fold on a narrow plot, data as Arrow bytes,
-    a second channel beside colour (pages/ui/channels.py). Returns (spec, approx bytes); `frames_out`,
+    a second channel beside colour (pages/ui/chart/channels.py). Returns (spec, approx bytes); `frames_out`,
     given, receives the datasets by name as DataFrames."""
     spec, frames = _vega_lite(chart)
     add_second_channels(spec)

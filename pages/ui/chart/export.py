@@ -10,8 +10,8 @@ from typing import Any
 import altair as alt
 import pandas as pd
 
-from pages.ui.channels import add_second_channels
-from pages.ui.vega import FONT, name_data
+from pages.ui.chart.channels import add_second_channels
+from pages.ui.chart.vega import FONT, name_data
 
 
 class Export:
@@ -57,7 +57,7 @@ class Export:
 def export_spec(chart: Any, description: str = "") -> str:
     """The Vega-Lite JSON a download renders: the chart at its fixed desktop size, its data inline,
     the CJK-capable font (as the PNG / SVG exports always were), a second channel beside colour
-    (pages/ui/channels.py) and the chart's text alternative as its description (the SVG's label)."""
+    (pages/ui/chart/channels.py) and the chart's text alternative as its description (the SVG's label)."""
     if chart._get("autosize") is alt.Undefined:
         chart = chart.properties(autosize=alt.AutoSizeParams(type="pad"))
     if chart._get("config") is alt.Undefined:

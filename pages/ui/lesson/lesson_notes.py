@@ -10,7 +10,7 @@ import streamlit as st
 
 from core import lesson
 from pages.ui.i18n import t
-from pages.ui.lesson_words import choice_label
+from pages.ui.words import choice_label
 
 
 def _why(key: str, spec: lesson.Step) -> str:

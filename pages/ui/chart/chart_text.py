@@ -6,7 +6,7 @@
   by every screen reader in browse mode. Visually hidden rather than a visible caption: the pages
   already say in words what to notice, and a sentence of numbers under each of eight charts would
   crowd a phone. The text is escaped: never markup.
-- `show_tables(fig)`: the chart's data as HTML tables (pages/ui/chart_table.py), under the chart,
+- `show_tables(fig)`: the chart's data as HTML tables (pages/ui/chart/chart_table.py), under the chart,
   when the reader asked for them (`tables_shown()`: the setting `tables=1` in the link, set by the
   sidebar's toggle `tables_toggle()`). One setting for every chart rather than an expander per
   chart: a closed page costs no widget per chart, and a keyboard user switches it on once.
@@ -20,8 +20,8 @@ from typing import Any
 import streamlit as st
 
 from pages.ui.a11y import SR_CLASS
-from pages.ui.chart_table import panel_table
-from pages.ui.figure import Figure
+from pages.ui.chart.chart_table import panel_table
+from pages.ui.chart.figure import Figure
 from pages.ui.i18n import t
 from pages.ui.layout import TABLE_CSS
 from pages.ui.url_state import from_url, parse_flag, want

@@ -17,10 +17,9 @@ from typing import Any
 import streamlit as st
 
 from core import lesson
-from pages.ui.class_answers import labels_of, pct_text
 from pages.ui.i18n import current_lang, t
-from pages.ui.lesson_chart import step_chart
-from pages.ui.lesson_words import choice_label, facts_text, measured_text, method_label
+from pages.ui.lesson.lesson_chart import step_chart
+from pages.ui.words import choice_label, facts_text, labels_of, measured_text, method_label, pct_text
 from server import shared
 from server.room_state import Room, Tally
 from server.room_votes import our_votes
