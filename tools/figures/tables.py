@@ -203,11 +203,38 @@ def stability_sweep(records: dict[str, Record]) -> str:
         (f" Load average before: {load}." if load is not None else "")
 
 
+def _pair(x: Any, y: Any) -> str:
+    return "—" if x is None or y is None else f"{x:.2f} / {y:.2f}"
+
+
+def page_timing_now(records: dict[str, Record]) -> str:
+    """The pages of `page-timing-summary` timed again (`page-timing-56`, tools.page_timing --json):
+    desktop / phone seconds, each beside the summary's, and Streamlit's own floor in the same run."""
+    old, new = records["page-timing-summary"], records["page-timing-56"]
+    by = {(row["page"], row["viewport"]): row for row in new.values["rows"]}
+
+    def two(page: str, key: str) -> str:
+        d, ph = by.get((page, "desktop"), {}), by.get((page, "phone"), {})
+        return _pair(d.get(key), ph.get(key))
+
+    rows = []
+    for page, cold, tab, rerun in old.values["rows"]:
+        if (page, "desktop") not in by:
+            continue
+        rows.append([page, cold, two(page, "cold_s"), tab, two(page, "warm_median_s"),
+                     rerun, "—" if page.startswith("floor") else two(page, "rerun_median_s")])
+    load = new.values.get("load_average_1min") or {}
+    return table(["page", "cold, then", "cold, now", "new tab, then", "new tab, now", "rerun, then",
+                  "rerun, now"], rows) + "\n\n" + sources([old, new]) + \
+        f" Load average during the new run: {load.get('min')}–{load.get('max')}."
+
+
 TABLES: dict[str, Callable[[dict[str, Record]], str]] = {
     "class-runs": class_runs,
     "move-breakdown": move_breakdown,
     "stability-sweep": stability_sweep,
     "class-capacity": class_capacity,
+    "page-timing-now": page_timing_now,
 }
 
 
