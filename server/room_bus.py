@@ -15,11 +15,8 @@ finish (`hold`, the teacher's run going first: server/runs.py), then the listene
 after another with at most `IN_FLIGHT` of their runs under way at once — a woken session says
 `drawn(room, who)` when its run has drawn the change, which frees its place; one that has not said
 so within `SLOT_S` gives its place up anyway (a session that closed, a run Streamlit merged into
-another). Once the wave has gone round, each session whose place lapsed and that has still not said
-`drawn` another `SLOT_S` later is woken once more: a wake Streamlit dropped costs that phone a second
-wake, not its slow poll's wait (docs/live-class.md). A process whose runs take longer thus wakes its
-phones more slowly, one whose runs are quick at once, and no more than `IN_FLIGHT` runs ever share
-the interpreter lock for a wave.
+another). A process whose runs take longer thus wakes its phones more slowly, one whose runs are
+quick at once, and no more than `IN_FLIGHT` runs ever share the interpreter lock for a wave.
 """
 
 from __future__ import annotations
@@ -66,8 +63,6 @@ class RoomBus:
         self._closed = threading.Event()
         self.woken = 0  # wakes delivered, for tests and the load figures
         self.expired = 0  # woken sessions that did not say `drawn` within `slot_s`
-        self.again = 0  # of those, the ones woken a second time at their wave's end
-        self._lapsed: dict[tuple[str, str], float] = {}  # (room, who) whose place lapsed → when; no `drawn`
         # Each wave's timings, the last WAVE_LOG of them (`stats`): how long the change took to arrive
         # (Redis), the teacher's run held it, the wakes took to go out, the woken runs to draw.
         self.log: deque[dict[str, Any]] = deque(maxlen=WAVE_LOG)
@@ -123,8 +118,6 @@ class RoomBus:
         """`who`'s run has drawn `room` as it is now: the place its wake held is free. `cpu_s`, the
         run's own CPU seconds, goes into the wave's timings."""
         with self._lock:
-            if self._lapsed.pop((room, who), None) is not None:
-                self._freed.notify_all()
             if self._under_way.pop((room, who), None) is not None:
                 self._freed.notify_all()
                 wave = self._open.get(room)
@@ -139,7 +132,7 @@ class RoomBus:
         /_ase/stats: what a move costs this process (docs/live-class.md)."""
         with self._lock:
             waves = [{k: v for k, v in w.items() if not k.startswith("_")} for w in self.log]
-        return {"woken": self.woken, "expired": self.expired, "again": self.again, "waves": waves}
+        return {"woken": self.woken, "expired": self.expired, "waves": waves}
 
     def under_way(self) -> int:
         """Woken runs that have not drawn yet (and whose place has not expired)."""
@@ -150,7 +143,6 @@ class RoomBus:
         """Forget the places whose time is up; how many are left (the lock held)."""
         for key in [k for k, until in self._under_way.items() if until <= now]:
             del self._under_way[key]
-            self._lapsed[key] = now
             self.expired += 1
         return len(self._under_way)
 
@@ -230,22 +222,25 @@ class RoomBus:
             self.hold()
         if wave is not None:
             wave["hold_s"] = round(time.monotonic() - began, 3)
-        gone: list[str] = []
+        gone = []
         with self._lock:
             self._remaining = {who for who, _ in targets}
-            # an earlier change's lapsed places: this wave wakes them anyway
-            self._lapsed = {key: t for key, t in self._lapsed.items() if key[0] != room}
         for who, wake in targets:
             self._take_place(room, who)
             with self._lock:
                 self._remaining.discard(who)
-            self._call(room, who, wake, gone)
+            try:
+                alive = wake()
+            except Exception:  # a session that cannot be woken is dropped, never the caller's problem
+                LOG.exception("waking a session failed")
+                alive = False
+            if alive:
+                self.woken += 1
+            else:
+                gone.append(who)
+                self.drawn(room, who)
         if wave is not None:
             wave["woken_s"] = round(time.monotonic() - began, 3)
-        for who, wake in self._lapsed_of(room, targets):  # a second wake for a lost one, once
-            self._take_place(room, who)
-            self.again += 1
-            self._call(room, who, wake, gone)
         if gone:
             with self._lock:
                 mine = self._listeners.get(room, {})
@@ -253,38 +248,6 @@ class RoomBus:
                     mine.pop(who, None)
                 if not mine:
                     self._listeners.pop(room, None)
-
-    def _call(self, room: str, who: str, wake: Callable[[], bool], gone: list[str]) -> None:
-        """Wake `who`; one that is gone (False) or cannot be woken joins `gone` and frees its place."""
-        try:
-            alive = wake()
-        except Exception:  # a session that cannot be woken is dropped, never the caller's problem
-            LOG.exception("waking a session failed")
-            alive = False
-        if alive:
-            self.woken += 1
-        else:
-            gone.append(who)
-            self.drawn(room, who)
-
-    def _lapsed_of(self, room: str, targets: list[tuple[str, Callable[[], bool]]]
-                   ) -> list[tuple[str, Callable[[], bool]]]:
-        """Once the wave's last places have been drawn or have lapsed, and every lapsed one has had
-        another `slot_s` to say `drawn` (2 × `slot_s` at most): the targets still lapsed."""
-        with self._lock:
-            while True:
-                now = time.monotonic()
-                self._purge(now)
-                due = [until for (r, _), until in self._under_way.items() if r == room]
-                due += [t + self.slot_s for (r, _), t in self._lapsed.items()
-                        if r == room and t + self.slot_s > now]
-                if not due:
-                    break
-                self._freed.wait(timeout=max(0.001, min(due) - now))
-            lapsed = [(who, wake) for who, wake in targets if (room, who) in self._lapsed]
-            for who, _ in lapsed:
-                del self._lapsed[(room, who)]
-        return lapsed
 
     # ------------------------------------------------------------ Redis
 

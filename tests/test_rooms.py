@@ -647,14 +647,8 @@ def test_a_change_wakes_every_phone_of_that_room_and_only_those():
     room, secret, _ = rooms.create("t")
     other, _, _ = rooms.create("t")
     woken: list[str] = []
-
-    def wake(who: str) -> bool:  # a phone's run: it has drawn the change (else it is woken again)
-        woken.append(who)
-        rooms.bus.drawn(room_digest(room.code), who)
-        return True
-
     for who in ("a", "b"):
-        rooms.bus.listen(room_digest(room.code), who, lambda who=who: wake(who))
+        rooms.bus.listen(room_digest(room.code), who, lambda who=who: woken.append(who) or True)
     rooms.bus.listen(room_digest(other.code), "c", lambda: woken.append("c") or True)
     rooms.set_free(room.code, secret, True)
     assert rooms.bus.settled(5.0) and sorted(woken) == ["a", "b"]
@@ -674,12 +668,7 @@ def test_a_session_that_is_gone_or_fails_is_forgotten_and_never_fails_the_teache
 
     bus.listen("r" * 32, "gone", lambda: calls.__setitem__("gone", calls["gone"] + 1) or False)
     bus.listen("r" * 32, "broken", broken)
-    def here() -> bool:  # a phone's run: it has drawn the change (else it is woken again)
-        calls["here"] += 1
-        bus.drawn("r" * 32, "here")
-        return True
-
-    bus.listen("r" * 32, "here", here)
+    bus.listen("r" * 32, "here", lambda: calls.__setitem__("here", calls["here"] + 1) or True)
     bus.changed("r" * 32)
     assert bus.settled(5.0)
     bus.changed("r" * 32)
