@@ -16,6 +16,7 @@ from pages.ui.live.class_follow import WHOLE, drawn, listen, poll
 from pages.ui.live.class_view import ClassView
 from pages.ui.live.who import leave, resolve
 
+PRE = "class_view_pre"  # the view the whole run resolved, handed to the phone's fragment once
 FREE_DRAWN = "class_view_free"  # whether the phone's bar was drawn for a room exploring freely
 VERSION_DRAWN = "class_view_version"  # the room's version the phone's view shows
 
@@ -24,17 +25,13 @@ def phone_view(draw: Callable[[ClassView], None], first: ClassView) -> None:
     """A phone's page: the room's bar (its code, the phone's tag, the language and *Leave*, whose
     clicks rerun the whole page) and the styles, then the step, drawn by `draw(view)` inside one
     fragment that the room's wake reruns alone (`follow`), with what changes at a move only. `first`
-    is the view the whole run resolved, used by the fragment's run within that whole run alone (the
-    closure's own flag: a rerun of the fragment calls the closure the last whole run registered, and
-    a whole run cut short before its fragment leaves nothing behind), so every later run of the
-    fragment resolves the room again and never draws a view an interrupted run left. Where this
-    session is no longer a phone following the room as its bar says (it left, the teacher removed it,
-    the class ended or explores freely, the store answered "unavailable"), the whole page is drawn
-    again. At the end the room's bus is told
+    is the view the whole run resolved (used once, by the fragment's run within it); each later run
+    of the fragment resolves the room again. Where this session is no longer a phone following the
+    room as its bar says (it left, the teacher removed it, the class ended or explores freely, the
+    store answered "unavailable"), the whole page is drawn again. At the end the room's bus is told
     this phone has drawn the room as it is: the bus then wakes the next one (server/room_bus.py)."""
     ss = st.session_state
-    ss[FREE_DRAWN] = bool(first.room and first.room.free)
-    handed = [first]  # the whole run's view, for the fragment's run within this whole run only
+    ss[PRE], ss[FREE_DRAWN] = first, bool(first.room and first.room.free)
     ss[VERSION_DRAWN] = first.room.version if first.room else -1
     classroom.page_style(True, bool(ss.get("lesson_projector")))
     student_bar(first)
@@ -45,7 +42,7 @@ def phone_view(draw: Callable[[ClassView], None], first: ClassView) -> None:
         began = time.thread_time()  # this run's own CPU, for the wave's timings
         code, whole = ss.get("class_code") or "", False
         try:
-            cls = handed.pop() if handed else resolve()
+            cls = ss.pop(PRE, None) or resolve()
             if cls.role != "student" or bool(cls.room and cls.room.free) != ss.get(FREE_DRAWN):
                 # the page this wake's run goes on with (`woken_whole`): that whole run says `drawn`
                 # when it ends, so the wave's pace holds for a change every phone redraws whole
