@@ -193,14 +193,13 @@ async def student(idx: int, plan: ClassPlan, base_url: str, rec: ClassRecord, re
         """Mark the moves up to the latest one this phone now shows as arrived (the state is
         monotonic: showing a later move means the earlier ones were shown too). Only moves made
         before a run that draws the phone's whole step began to arrive count — a whole run of the
-        page, the run of the phone's view fragment the room's wake started, or the view fragment's
-        run this phone asked for (its answer) whose request it sent after the teacher's click: what
-        it shows was read after the click, and a wake that comes while it is asked for rides on it
-        (Streamlit merges two requests for one fragment into one run). A move a run shows that began before
-        the move was made is never counted."""
+        page, or the run of the phone's view fragment the room's wake started: the answer's own
+        fragment draws the question of the run before it (a phone's answer may redraw it after that
+        run; Streamlit then drops that run's copy of the fragment, unsent), so it never shows a move
+        alone."""
         nonlocal seen
         shown = phone_state(tab)
-        since = max(tab.full_at, tab.woken_at, tab.asked_at) - rec.t0
+        since = max(tab.full_at, tab.woken_at) - rec.t0
         latest = max((j for j in range(seen, len(rec.moves))
                       if rec.moves[j].at <= since and matches(rec.moves[j], shown)), default=None)
         if latest is None:

@@ -100,9 +100,6 @@ class BrowserTab:
         self.auto: dict[str, float] = {}       # fragment id → seconds between its automatic reruns
         self.full_at = float("-inf")           # when (time.monotonic) a whole run last began to arrive
         self.woken_at = float("-inf")          # when a run the server started by itself last began
-        # when the request of this tab's own fragment run that last began was sent: that run drew the
-        # fragment from what the server read after the request came (a phone's answer)
-        self.asked_at = float("-inf")
         self.messages: OrderedDict[str, bytes] = OrderedDict()  # hash → a cacheable ForwardMsg
 
     async def connect(self, timeout: float = 10.0, link: str = "/") -> None:
@@ -276,7 +273,6 @@ class BrowserTab:
         cut = False      # ours stopped early for another run (it never comes back if that one is foreign)
         try:
             if msg is not None:
-                sent_at = time.monotonic()
                 await self.ws.send(msg.SerializeToString())
             deadline = start + timeout
             timer = msg is not None and msg.rerun_script.is_auto_rerun and bool(asked)
@@ -317,8 +313,6 @@ class BrowserTab:
                         self.full_at = time.monotonic()
                     if msg is None or foreign:  # the server started it (a live class woke this tab)
                         self.woken_at = time.monotonic()
-                    elif fragment_run:  # ours (a wake for the same fragment may ride on it)
-                        self.asked_at = sent_at
                     drawn, paths = {}, []
                 elif kind == "auto_rerun":
                     self.auto[fwd.auto_rerun.fragment_id] = fwd.auto_rerun.interval
