@@ -211,11 +211,12 @@ def tangles(graph: dict[str, set[str]]) -> list[list[str]]:
     return sorted(out)
 
 
-def upward_imports(graph: dict[str, set[str]], floors: dict[str, int]) -> list[str]:
-    """'a (floor i) → b (floor j)' for every import of a module on a higher floor."""
+def upward_imports(graph: dict[str, set[str]], floors: dict[str, int], same: bool = False) -> list[str]:
+    """'a (floor i) → b (floor j)' for every import of a module on a higher floor (`same`: or on
+    the same floor)."""
     return [f"{a} (floor {floors[a]}) → {b} (floor {floors[b]})"
             for a, targets in sorted(graph.items()) for b in sorted(targets)
-            if a in floors and b in floors and floors[b] > floors[a]]
+            if a in floors and b in floors and (floors[b] >= floors[a] if same else floors[b] > floors[a])]
 
 
 def forbidden_imports(graph: dict[str, set[str]]) -> list[str]:
@@ -302,17 +303,10 @@ def ui_rooms(graph: dict[str, set[str]]) -> dict[str, set[str]]:
     return out
 
 
-def ui_upward(rooms: dict[str, set[str]], floors: dict[str, int]) -> list[str]:
-    """'a (floor i) → b (floor j)' for every import of a room on the same floor or higher."""
-    return [f"{a} (floor {floors[a]}) → {b} (floor {floors[b]})"
-            for a, targets in sorted(rooms.items()) for b in sorted(targets)
-            if a in floors and b in floors and floors[b] >= floors[a]]
-
-
 def test_every_room_of_pages_ui_has_a_floor_and_imports_only_from_below():
     rooms = ui_rooms(PAGES)
     assert set(rooms) == set(UI_FLOORS), "place a new room in UI_FLOORS (and docs/architecture.md)"
-    assert ui_upward(rooms, UI_FLOORS) == []
+    assert upward_imports(rooms, UI_FLOORS, same=True) == []
     assert max(UI_FLOORS.values()) <= UI_MOST_FLOORS
 
 
@@ -322,7 +316,7 @@ def test_a_ui_import_on_the_same_floor_or_up_is_found():
     rooms = ui_rooms(graph)
     assert rooms == {"format": {"i18n", "words"}, "live": {"format"}, "words": {"format"}, "i18n": set()}
     floors = {"i18n": 2, "format": 3, "words": 4, "live": 6}
-    assert ui_upward(rooms, floors) == ["format (floor 3) → words (floor 4)"]
+    assert upward_imports(rooms, floors, same=True) == ["format (floor 3) → words (floor 4)"]
 
 
 # ---------------------------------------------------------------- the checker catches what it claims to
