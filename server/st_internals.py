@@ -22,8 +22,10 @@ from collections.abc import Callable
 from typing import Any
 
 from streamlit.proto.ClientState_pb2 import ClientState
+from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
 from streamlit.runtime import Runtime
 from streamlit.runtime.app_session import AppSession
+from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
 from streamlit.runtime.scriptrunner_utils.script_requests import ScriptRequestType
 from streamlit.runtime.scriptrunner_utils.script_run_context import ThreadState, get_script_run_ctx
 
@@ -111,6 +113,36 @@ def wrap_request_rerun(wrap: Callable[[RequestRerun], RequestRerun]) -> bool:
     wrapped = wrap(original)
     wrapped.__wrapped__ = original  # type: ignore[attr-defined]
     AppSession.request_rerun = wrapped  # type: ignore[method-assign]
+    return True
+
+
+def fragment_finishes(queue: Any) -> list[tuple[Any, frozenset[str]]]:
+    """The `script_finished` messages of fragment runs that `queue` (a session's ForwardMsgQueue)
+    still holds, unsent, each with the fragments its run ran (the run's identity in its metadata)."""
+    # Why: such a finish survives another fragment's start. Public: none (the queue is internal).
+    done = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    return [(msg, frozenset(msg.metadata.run.fragment_ids)) for msg in queue._queue
+            if msg.WhichOneof("type") == "script_finished" and msg.script_finished == done]
+
+
+def mark_fragment_finished(msg: Any) -> None:
+    """Give a `script_finished` message back its status: a fragment's run that ended successfully."""
+    msg.script_finished = ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+
+
+QueueClear = Callable[..., None]  # ForwardMsgQueue.clear(queue, retain_lifecycle_msgs, fragment_ids_this_run)
+
+
+def wrap_queue_clear(wrap: Callable[[QueueClear], QueueClear]) -> bool:
+    """Replace `ForwardMsgQueue.clear` by `wrap(original)`, once per process (marked, as above, by
+    `__wrapped__`); True when this call did."""
+    # Why: run_order keeps a fragment run's finish. Public: none (a Streamlit fix would).
+    if hasattr(ForwardMsgQueue.clear, "__wrapped__"):
+        return False
+    original = ForwardMsgQueue.clear
+    wrapped = wrap(original)
+    wrapped.__wrapped__ = original  # type: ignore[attr-defined]
+    ForwardMsgQueue.clear = wrapped  # type: ignore[method-assign]
     return True
 
 

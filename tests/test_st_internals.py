@@ -202,6 +202,25 @@ def test_the_patch_is_installed_once_by_the_explicit_install(monkeypatch):
     assert calls == [""]
 
 
+def test_a_queues_unsent_fragment_finishes_are_read_and_marked():
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+    from streamlit.runtime.forward_msg_queue import ForwardMsgQueue
+
+    queue = ForwardMsgQueue()
+    for status, ids in ((ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY, ["view", "inner"]),
+                        (ForwardMsg.FINISHED_SUCCESSFULLY, []),
+                        (ForwardMsg.FINISHED_EARLY_FOR_RERUN, ["poll"])):
+        msg = ForwardMsg()
+        msg.script_finished = status
+        msg.metadata.run.fragment_ids.extend(ids)
+        queue.enqueue(msg)
+    found = st_internals.fragment_finishes(queue)
+    assert [ran for _, ran in found] == [frozenset({"view", "inner"})]
+    cut = queue._queue[2]
+    st_internals.mark_fragment_finished(cut)
+    assert cut.script_finished == ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+
+
 # ---------------------------------------------------------------- the frontend's bundle
 
 

@@ -347,6 +347,9 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "dropped": sum(r.status == "dropped" for _, r in rec.runs),
         # a run stopped for another request's run, which drew the page instead (a wake during a poll)
         "superseded": sum(r.status == "superseded" for _, r in rec.runs),
+        # a phone's step the room woke that reached it as a run cut short (its finish rewritten:
+        # pages/ui/run_order.py `kept_finishes`)
+        "woken_cut": sum(r.woken_cut for _, r in rec.runs),
         "disconnects": rec.disconnects, "problems": rec.problems[:10],
         "replicas": dict(sorted(Counter(rec.replicas.values()).items())),
     }
@@ -363,7 +366,8 @@ def class_table(s: dict[str, Any]) -> str:
              f"  projector's count: {s['answers']} answers, lag p95 {s['count_lag_p95']:.2f} s, "
              f"max {s['count_lag_max']:.2f} s ({s['count_superseded']} given < 2 s before the teacher "
              "moved on)",
-             f"  exceptions {s['exceptions']}, timeouts {s['timeouts']}, disconnects {s['disconnects']}"]
+             f"  exceptions {s['exceptions']}, timeouts {s['timeouts']}, disconnects {s['disconnects']}, "
+             f"woken runs cut short {s['woken_cut']}"]
     for kind, r in s["runs"].items():
         lines.append(f"  {kind:<20} {r['runs']:>6} runs  p50 {r['p50']:.3f} s  p95 {r['p95']:.3f} s")
     if s["replicas"]:

@@ -73,6 +73,7 @@ class RunResult:
     missing_refs: int = 0                # references to elements the tab did not have
     runs: int = 0                        # script runs it took (2 when the app reran itself)
     full: bool = False                   # a whole run of the page (not a fragment's alone) took place
+    woken_cut: int = 0                   # runs the server started by itself that arrived cut short
     texts: list[str] = field(default_factory=list)  # the Markdown and code it drew, cut (a class reads it)
 
 
@@ -263,7 +264,7 @@ class BrowserTab:
             raise DisconnectedError("not connected")
         start = time.perf_counter()
         result = RunResult(seconds=0.0, status="ok")
-        seen_new_session = False
+        seen_new_session = woken = False
         drawn: dict[str, Widget] = {}
         paths: list[tuple[int, ...]] = []  # where this run drew: a fragment's run replaces that part
         fragment_run = msg is not None and bool(msg.rerun_script.fragment_id)
@@ -306,12 +307,15 @@ class BrowserTab:
                     fragment_run = bool(ids)
                     # a fragment's run nobody here asked for (the room woke this tab) before ours
                     foreign = msg is not None and fragment_run and asked not in ids
+                    # after ours was cut short, a fragment's run is not ours: the room woke this tab
+                    # for the fragment ours ran (a phone answering as its step is woken)
+                    woken = foreign or msg is None or (cut and fragment_run)
                     begun = begun or not foreign
                     if not fragment_run:  # a whole run: the frontend forgets every timer
                         self.auto = {}
                         result.full = True
                         self.full_at = time.monotonic()
-                    if msg is None or foreign:  # the server started it (a live class woke this tab)
+                    if woken:  # the server started it (a live class woke this tab)
                         self.woken_at = time.monotonic()
                     drawn, paths = {}, []
                 elif kind == "auto_rerun":
@@ -345,6 +349,7 @@ class BrowserTab:
                         break
                     # FINISHED_EARLY_FOR_RERUN: the app asked for a rerun, or another request
                     # stopped the run for its own; a new run follows.
+                    result.woken_cut += woken
                     cut = cut or not foreign
                     seen_new_session = False
         except ConnectionClosed as exc:
