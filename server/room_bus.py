@@ -83,12 +83,18 @@ class RoomBus:
         """`room` ended or expired: wake its listeners one last time (each then shows that the class
         has ended) and forget them. A run that finds the room gone may come before the change's own
         wave — the teacher's next run after *End the class*, while the change is still on its way
-        through Redis — and would otherwise leave this process's phones to their slow poll."""
+        through Redis — and would otherwise leave this process's phones to their slow poll. Those
+        that the room's wave under way has still to wake are left to it: the first phones that wave
+        woke find the room gone, and a second wake would cut short the whole run each of the others
+        is then about to draw (docs/live-class.md, "Where a move's time goes")."""
         with self._lock:
             last = self._listeners.pop(room, None)
-            self._open.pop(room, None)
+            if last and room == self._current:
+                last = {who: wake for who, wake in last.items() if who not in self._remaining}
             if last:
                 self._queue(room, time.time(), last)
+            elif room != self._current:
+                self._open.pop(room, None)
 
     def rooms(self) -> int:
         """Rooms with listeners kept (for tests: an expired room's are dropped)."""

@@ -172,3 +172,66 @@ def test_a_fragments_run_replaces_the_widgets_of_its_own_part_of_the_page_only()
     assert set(_outside(old, drew)) == {"lang"}
     assert set(_outside(old, [])) == set(old)  # a run that drew nothing
     assert set(_outside(old, [(0, 4, 3, 0, 1)])) == {"lang", "conf1"}  # one element's own place
+
+
+class _Socket:
+    """A websocket that answers every request with the messages given, in order."""
+
+    def __init__(self, messages: list) -> None:
+        self.messages = [m.SerializeToString() for m in messages]
+
+    async def send(self, data: bytes) -> None:
+        pass
+
+    async def recv(self) -> bytes:
+        return self.messages.pop(0)
+
+
+def _start(*fragments: str):
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    msg.new_session.page_script_hash = "lesson"
+    msg.metadata.run.fragment_ids.extend(fragments)
+    return msg
+
+
+def _finish(status: int):
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    msg = ForwardMsg()
+    msg.script_finished = status
+    return msg
+
+
+def test_a_fragments_run_after_ours_was_cut_short_is_read_as_the_rooms():
+    """tools/loadtest/protocol.py `_run`: a phone's answer (its step's fragment) cut short as the
+    room wakes that same fragment is followed by the woken run, which the tab reads as the server's
+    own (it shows the move); a woken run that arrives cut short is counted."""
+    import asyncio
+
+    from streamlit.proto.ForwardMsg_pb2 import ForwardMsg
+
+    from tools.loadtest.protocol import BrowserTab
+
+    cut, done = ForwardMsg.FINISHED_EARLY_FOR_RERUN, ForwardMsg.FINISHED_FRAGMENT_RUN_SUCCESSFULLY
+    tab = BrowserTab("http://127.0.0.1:9")
+    tab.ws = _Socket([_start("view"), _finish(cut), _start("view"), _finish(done)])
+    result = asyncio.run(tab.fragment("view", timeout=5.0, auto=False))
+    assert result.status == "ok" and result.runs == 2 and tab.woken_at > float("-inf")
+    assert result.woken_cut == 0  # ours was the run cut short
+
+    tab = BrowserTab("http://127.0.0.1:9")
+    tab.ws = _Socket([_start("view"), _finish(done)])
+    asyncio.run(tab.fragment("view", timeout=5.0, auto=False))
+    assert tab.woken_at == float("-inf")  # our own run alone: nothing woke the tab
+
+    tab = BrowserTab("http://127.0.0.1:9")
+    tab.ws = _Socket([_start("view"), _finish(cut), _start("poll"), _finish(done)])
+    result = asyncio.run(tab.fragment("poll", timeout=5.0))
+    assert result.status == "ok" and result.woken_cut == 1  # the room's run, cut short, before our poll
+
+    tab = BrowserTab("http://127.0.0.1:9")  # a woken step rerunning the whole page (the class ended)
+    tab.ws = _Socket([_start("view"), _finish(cut), _start(), _finish(ForwardMsg.FINISHED_SUCCESSFULLY)])
+    result = asyncio.run(tab.listen(1.0, timeout=5.0))
+    assert result is not None and result.status == "ok" and result.full and result.woken_cut == 0

@@ -177,3 +177,27 @@ def test_a_room_found_ended_wakes_its_phones_one_last_time_and_forgets_them():
     bus.drop(ROOM)  # a second run finding it gone wakes no one again
     bus.changed(ROOM)
     assert bus.settled(5.0) and len(phones.woken) == 5
+
+
+def test_a_room_found_ended_during_its_own_wave_leaves_the_phones_still_to_wake_to_it():
+    """The end's own wave: its first woken phone finds the room gone and drops it. The phones that
+    wave has still to wake are woken by it once, not a second time (a second wake would cut short the
+    whole run each is about to draw); those it already woke get the last wake, and the wave's
+    timings still count the phones that drew it."""
+    bus = RoomBus(in_flight=1)
+    phones = Phones(bus, ROOM, 6, run_s=0.02)
+    dropped = threading.Event()
+
+    def first_finds_it_gone(i: int, wake=phones.wake) -> bool:
+        if i == 0 and not dropped.is_set():
+            dropped.set()
+            bus.drop(ROOM)  # as the phone's run would, reading the ended room
+        return wake(i)
+
+    phones.wake = first_finds_it_gone  # type: ignore[method-assign]
+    bus.changed(ROOM)
+    assert bus.settled(5.0)
+    woken = [i for i, _ in phones.woken]
+    assert sorted(woken) == [0, 0, 1, 2, 3, 4, 5], woken  # phone 0 was woken before the drop: again
+    assert bus.rooms() == 0
+    assert bus.stats()["waves"][0]["drawn"] >= 5

@@ -347,8 +347,8 @@ def summarise_class(rec: ClassRecord) -> dict[str, Any]:
         "dropped": sum(r.status == "dropped" for _, r in rec.runs),
         # a run stopped for another request's run, which drew the page instead (a wake during a poll)
         "superseded": sum(r.status == "superseded" for _, r in rec.runs),
-        # a phone's step the room woke that reached it as a run cut short (its finish rewritten:
-        # pages/ui/run_order.py `kept_finishes`)
+        # a phone's step the room woke that reached it as a run cut short, a fragment's run after it
+        # (its finish rewritten: pages/ui/run_order.py `kept_finishes`)
         "woken_cut": sum(r.woken_cut for _, r in rec.runs),
         "disconnects": rec.disconnects, "problems": rec.problems[:10],
         "replicas": dict(sorted(Counter(rec.replicas.values()).items())),

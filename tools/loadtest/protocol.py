@@ -73,7 +73,9 @@ class RunResult:
     missing_refs: int = 0                # references to elements the tab did not have
     runs: int = 0                        # script runs it took (2 when the app reran itself)
     full: bool = False                   # a whole run of the page (not a fragment's alone) took place
-    woken_cut: int = 0                   # runs the server started by itself that arrived cut short
+    # runs the server started by itself that arrived cut short, followed by a fragment's run (not the
+    # app rerunning its whole page, as a phone's step does when the class has ended)
+    woken_cut: int = 0
     texts: list[str] = field(default_factory=list)  # the Markdown and code it drew, cut (a class reads it)
 
 
@@ -264,7 +266,7 @@ class BrowserTab:
             raise DisconnectedError("not connected")
         start = time.perf_counter()
         result = RunResult(seconds=0.0, status="ok")
-        seen_new_session = woken = False
+        seen_new_session = woken = woken_cut = False
         drawn: dict[str, Widget] = {}
         paths: list[tuple[int, ...]] = []  # where this run drew: a fragment's run replaces that part
         fragment_run = msg is not None and bool(msg.rerun_script.fragment_id)
@@ -310,6 +312,9 @@ class BrowserTab:
                     # after ours was cut short, a fragment's run is not ours: the room woke this tab
                     # for the fragment ours ran (a phone answering as its step is woken)
                     woken = foreign or msg is None or (cut and fragment_run)
+                    # a woken run cut short, then a fragment's run: not the app rerunning its page
+                    result.woken_cut += woken_cut and fragment_run
+                    woken_cut = False
                     begun = begun or not foreign
                     if not fragment_run:  # a whole run: the frontend forgets every timer
                         self.auto = {}
@@ -349,7 +354,7 @@ class BrowserTab:
                         break
                     # FINISHED_EARLY_FOR_RERUN: the app asked for a rerun, or another request
                     # stopped the run for its own; a new run follows.
-                    result.woken_cut += woken
+                    woken_cut = woken
                     cut = cut or not foreign
                     seen_new_session = False
         except ConnectionClosed as exc:
