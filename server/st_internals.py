@@ -107,12 +107,17 @@ def wrap_request_rerun(wrap: Callable[[RequestRerun], RequestRerun]) -> bool:
     """Replace `AppSession.request_rerun` by `wrap(original)`, once per process (the replacement
     carries the original as `__wrapped__`, which marks it installed); True when this call did."""
     # Why: run_order's ordering of a session's requests. Public: none (no hook on a session's requests).
-    if hasattr(AppSession.request_rerun, "__wrapped__"):
+    return _wrap_once(AppSession, "request_rerun", wrap)
+
+
+def _wrap_once(owner: Any, name: str, wrap: Callable[[Any], Any]) -> bool:
+    """Replace `owner.name` by `wrap(original)` unless it carries `__wrapped__` (installed already)."""
+    original = getattr(owner, name)
+    if hasattr(original, "__wrapped__"):
         return False
-    original = AppSession.request_rerun
     wrapped = wrap(original)
-    wrapped.__wrapped__ = original  # type: ignore[attr-defined]
-    AppSession.request_rerun = wrapped  # type: ignore[method-assign]
+    wrapped.__wrapped__ = original
+    setattr(owner, name, wrapped)
     return True
 
 
@@ -137,13 +142,7 @@ def wrap_queue_clear(wrap: Callable[[QueueClear], QueueClear]) -> bool:
     """Replace `ForwardMsgQueue.clear` by `wrap(original)`, once per process (marked, as above, by
     `__wrapped__`); True when this call did."""
     # Why: run_order keeps a fragment run's finish. Public: none (a Streamlit fix would).
-    if hasattr(ForwardMsgQueue.clear, "__wrapped__"):
-        return False
-    original = ForwardMsgQueue.clear
-    wrapped = wrap(original)
-    wrapped.__wrapped__ = original  # type: ignore[attr-defined]
-    ForwardMsgQueue.clear = wrapped  # type: ignore[method-assign]
-    return True
+    return _wrap_once(ForwardMsgQueue, "clear", wrap)
 
 
 # ---------------------------------------------------------------- the frontend's globals (page_base.py)
