@@ -89,12 +89,12 @@ class RoomBus:
         is then about to draw (docs/live-class.md, "Where a move's time goes")."""
         with self._lock:
             last = self._listeners.pop(room, None)
-            if last and room == self._current:
-                last = {who: wake for who, wake in last.items() if who not in self._remaining}
+            if room == self._current:  # its wave wakes the rest, and its timings go on
+                last = {who: wake for who, wake in (last or {}).items() if who not in self._remaining}
+            else:
+                self._open.pop(room, None)
             if last:
                 self._queue(room, time.time(), last)
-            elif room != self._current:
-                self._open.pop(room, None)
 
     def rooms(self) -> int:
         """Rooms with listeners kept (for tests: an expired room's are dropped)."""
